@@ -1,0 +1,56 @@
+# Executable Proofs: build, test and regenerate. Every target creates .venv and installs
+# requirements.txt on first use (and again when requirements.txt or pyproject.toml change).
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+# The committed notebooks were executed on the CPU at BOOK_SCALE=ci: tests compare against exactly that.
+CI_ENV := BOOK_SCALE=ci BOOK_DEVICE=cpu OMP_NUM_THREADS=1
+# gpu-check needs only torch, numpy and pytest: it runs with $(GPU_PYTHON) on the source tree.
+GPU_PYTHON ?= python3
+GPU_SCALE  ?= full
+GPU_OUT    ?= gpu-results
+
+.PHONY: install book test notebooks gpu-check benchmarks clean
+
+$(STAMP): requirements.txt pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## book: execute every chapter and build the HTML book (warnings are errors)
+book: $(STAMP)
+	rm -rf _build/html _build/jupyter_execute
+	$(BIN)/jb build . -W -n --keep-going
+	@echo "The book: $(abspath _build/html/index.html)"
+
+## test: library tests, notebook sync test, and strict nbval over every committed notebook
+test: $(STAMP)
+	$(CI_ENV) $(BIN)/python -m pytest -n 2 --dist loadscope --durations=10 \
+	    --nbval --nbval-current-env --nbval-cell-timeout 300 \
+	    --nbval-sanitize-with tests/nbval_sanitize.cfg \
+	    tests notebooks
+
+## notebooks: re-execute every chapter into notebooks/ (commit the result)
+notebooks: $(STAMP)
+	$(CI_ENV) $(BIN)/python tests/notebook_twins.py
+
+## gpu-check: CUDA-vs-CPU tests, every claim at $(GPU_SCALE) scale, benchmarks; JSON in $(GPU_OUT)/
+gpu-check:
+	mkdir -p $(GPU_OUT)
+	PYTHONPATH=lib $(GPU_PYTHON) -m pytest -q -p no:cacheprovider -m gpu tests/test_gpu.py \
+	    --junitxml=$(GPU_OUT)/gpu-tests.xml
+	BOOK_SCALE=$(GPU_SCALE) PYTHONPATH=lib $(GPU_PYTHON) -m nnproofs.ledger --out $(GPU_OUT)/claims.json
+	BOOK_SCALE=$(GPU_SCALE) PYTHONPATH=lib $(GPU_PYTHON) benchmarks/forward_throughput.py --out $(GPU_OUT)/benchmarks.json
+
+## benchmarks: side-by-side measurements on this machine, JSON in benchmarks/results/
+benchmarks: $(STAMP)
+	mkdir -p benchmarks/results
+	$(BIN)/python benchmarks/forward_throughput.py --out benchmarks/results/forward_throughput.json
+
+clean:
+	rm -rf _build $(GPU_OUT) benchmarks/results .pytest_cache

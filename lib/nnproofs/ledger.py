@@ -1,0 +1,168 @@
+"""The rates ledger: every claim of the book, registered once, run on demand.
+
+Each chapter module registers its claims with :func:`claim`; a claim is a function that runs the
+chapter's own check at the chapter's own sizes (which follow ``BOOK_SCALE``) and returns a
+:class:`~nnproofs.rates.RateCheck`. Negative controls are registered with ``control=True``: for
+them the check must *fail*. The book's ledger page, the GPU check and the tests all run claims
+through :func:`run_claims`, so the numbers they show come from the execution at hand.
+
+Command line (needs only torch, numpy and this package)::
+
+    python -m nnproofs.ledger --out results.json [--only KEY ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import importlib
+import json
+import platform
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import torch
+
+from .rates import RateCheck
+
+CHAPTER_MODULES = ("nnproofs.squaring",)
+_CLAIMS: dict[str, Claim] = {}
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One executable claim: where the book states it and how to run it."""
+
+    key: str
+    chapter: str  # the chapter's document name, e.g. "book/00_prelude"
+    label: str  # the theorem's label in that chapter
+    statement: str
+    run: Callable[[], RateCheck]
+    control: bool = False  # a negative control: the check must fail
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A claim, the check it produced, and whether that is what the book asserts."""
+
+    claim: Claim
+    check: RateCheck
+    seconds: float
+
+    @property
+    def as_asserted(self) -> bool:
+        """A claim holds when its check passes; a control holds when its check fails."""
+        return self.check.passed != self.claim.control
+
+
+def claim(key: str, *, chapter: str, label: str, statement: str, control: bool = False):
+    """Register the decorated zero-argument function as the claim ``key`` of ``chapter``."""
+
+    def register(run: Callable[[], RateCheck]) -> Callable[[], RateCheck]:
+        if key in _CLAIMS:
+            raise ValueError(f"claim key {key!r} is registered twice")
+        _CLAIMS[key] = Claim(key, chapter, label, statement, run, control)
+        return run
+
+    return register
+
+
+def claims() -> list[Claim]:
+    """Every registered claim, in the book's order (chapter modules are imported on first use)."""
+    for module in CHAPTER_MODULES:
+        importlib.import_module(module)
+    return list(_CLAIMS.values())
+
+
+def run_claims(keys: Sequence[str] | None = None) -> list[Outcome]:
+    """Run the claims named by ``keys`` (default: all) and time each."""
+    known = {c.key: c for c in claims()}
+    if keys is not None:
+        unknown = [k for k in keys if k not in known]
+        if unknown:
+            raise ValueError(f"unknown claim keys {unknown}; known keys: {sorted(known)}")
+    outcomes = []
+    for c in known.values() if keys is None else [known[k] for k in keys]:
+        start = time.perf_counter()
+        check = c.run()
+        outcomes.append(Outcome(c, check, time.perf_counter() - start))
+    return outcomes
+
+
+def provenance(device: torch.device) -> dict:
+    """Where and when results were produced."""
+    from .device import scale
+
+    return {
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "device": torch.cuda.get_device_name(device) if device.type == "cuda" else f"cpu ({platform.processor() or platform.machine()})",
+        "torch": torch.__version__,
+        "python": platform.python_version(),
+        "scale": scale(),
+    }
+
+
+def markdown_table(outcomes: Sequence[Outcome]) -> str:
+    """The ledger as a MyST table; each claim links to its theorem with ``{prf:ref}``.
+
+    Rendered with ``nb_render_markdown_format: myst``, so a link to a label that does not exist
+    fails the book build (``-n -W``) instead of leaving a dead link.
+    """
+
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|")
+
+    rows = ["| chapter | claim | quantity | expected | measured | requirements met | verdict |",
+            "|---|---|---|---|---|---|---|"]
+    for o in outcomes:
+        c, k = o.claim, o.check
+        verdict = ("rejected, as it must be" if c.control else "holds") if o.as_asserted else "**BROKEN**"
+        sense = {"==": "±", "<=": "≤ +", ">=": "≥ −"}[k.sense]
+        rows.append("| " + " | ".join([
+            f"{{prf:ref}}`{c.chapter.split('/')[-1]} <{c.label}>`",
+            cell(c.statement),
+            cell(k.quantity),
+            f"{k.expected:#.3g} {sense} {k.tolerance:.2g}",
+            f"{k.measured:#.4g}",
+            f"{sum(k.requirements.values())}/{len(k.requirements)}",
+            verdict,
+        ]) + " |")
+    return "\n".join(rows)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run claims, print one line each, write JSON with provenance; exit 1 if any is broken."""
+    from .device import setup
+
+    parser = argparse.ArgumentParser(prog="python -m nnproofs.ledger", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", help="write the results as JSON to this file")
+    parser.add_argument("--only", nargs="+", metavar="KEY", help="run only these claims")
+    args = parser.parse_args(argv)
+    known = {c.key for c in claims()}
+    unknown = sorted(set(args.only or ()) - known)
+    if unknown:
+        parser.error(f"unknown claim keys {unknown}; known keys: {sorted(known)}")
+    device = setup()
+    outcomes = run_claims(args.only)
+    for o in outcomes:
+        status = "ok" if o.as_asserted else "BROKEN"
+        print(f"{status:6} {o.claim.key:32} measured {o.check.measured:#.4g} (expected {o.check.expected:#.4g})"
+              f" in {o.seconds:.2f} s")
+    if args.out:
+        result = {
+            "provenance": provenance(device),
+            "claims": [
+                {"key": o.claim.key, "chapter": o.claim.chapter, "label": o.claim.label, "control": o.claim.control,
+                 "as_asserted": o.as_asserted, "seconds": o.seconds, "check": o.check.to_dict()}
+                for o in outcomes
+            ],
+        }
+        with open(args.out, "w", encoding="utf-8") as handle:
+            json.dump(result, handle, indent=1, ensure_ascii=False)
+    return 0 if all(o.as_asserted for o in outcomes) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

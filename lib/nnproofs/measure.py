@@ -1,0 +1,57 @@
+"""Measuring errors: non-dyadic grids and chunked sup-norms in float64.
+
+Piecewise-linear constructions are often *exact* at dyadic points :math:`j 2^{-m}` (Yarotsky's
+square interpolates :math:`x^2` there), so an error measured on a dyadic grid can read zero.
+:func:`nondyadic_grid` shifts a uniform grid by the golden ratio's fractional part
+:math:`\\theta = (\\sqrt5 - 1)/2`, which is irrational and has no short binary expansion.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import torch
+
+from .validate import positive_int
+
+GOLDEN_SHIFT = (math.sqrt(5.0) - 1.0) / 2.0
+
+
+def nondyadic_grid(n: int, a: float = 0.0, b: float = 1.0, *, device=None) -> torch.Tensor:
+    """``n`` points ``a + (b − a)(i + θ)/n``, ``i = 0..n−1``, as a float64 column of shape ``(n, 1)``."""
+    positive_int("n", n)
+    if not (math.isfinite(a) and math.isfinite(b) and a < b):
+        raise ValueError(f"need finite a < b, got a={a!r}, b={b!r}")
+    i = torch.arange(n, dtype=torch.float64, device=device)
+    return (a + (b - a) * (i + GOLDEN_SHIFT) / n)[:, None]
+
+
+def sup_error(
+    approx: Callable[[torch.Tensor], torch.Tensor],
+    target: Callable[[torch.Tensor], torch.Tensor],
+    points: torch.Tensor,
+    *,
+    chunk: int = 1 << 16,
+) -> float:
+    """``max_i |approx(x_i) − target(x_i)|`` over the rows of ``points`` (shape ``(n, d)``), in chunks.
+
+    Both callables receive a ``(k, d)`` float64 tensor and return ``(k,)`` or ``(k, 1)`` values.
+    A non-finite value anywhere raises a ValueError rather than yielding NaN.
+    """
+    if not isinstance(points, torch.Tensor) or points.ndim != 2 or points.shape[0] == 0:
+        raise ValueError(f"points must be a non-empty (n, d) tensor, got {getattr(points, 'shape', type(points).__name__)}")
+    positive_int("chunk", chunk)
+    worst = 0.0
+    with torch.no_grad():
+        for start in range(0, points.shape[0], chunk):
+            x = points[start : start + chunk]
+            values = {"approx": approx(x).reshape(-1), "target": target(x).reshape(-1)}
+            for label, v in values.items():
+                if v.numel() != x.shape[0]:
+                    raise ValueError(f"{label} must return one value per point, got {v.numel()} values for {x.shape[0]} points")
+            diff = (values["approx"] - values["target"]).abs()
+            if not torch.isfinite(diff).all():
+                raise ValueError("the error is not finite at some point (NaN or inf in approx or target)")
+            worst = max(worst, float(diff.max()))
+    return worst

@@ -1,0 +1,220 @@
+"""Log-log fits and the check result type behind every quantitative claim of the book.
+
+A *rate* is the slope :math:`\\alpha` of :math:`\\log y = \\alpha \\log x + c` fitted by ordinary
+least squares to measured pairs :math:`(x_i, y_i)`: an error that behaves like :math:`C x^{\\alpha}`
+has slope :math:`\\alpha`. A :class:`RateCheck` records the data, the fit, what the theorem
+predicts, the tolerance and whether every requirement holds, in a form that prints as a report,
+fails loudly and serialises for the rates ledger.
+
+Two senses of agreement are offered:
+
+* two-sided (``sense="=="``): ``|measured - expected| <= tolerance``, "decays at this rate";
+* one-sided (``sense="<="``): ``measured <= expected + tolerance``, "decays at least as fast as"
+  when ``measured`` is a (negative) decay slope; ``sense=">="`` is the mirror image.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .validate import as_finite_array, finite_real
+
+SENSES = ("==", "<=", ">=")
+
+
+@dataclass(frozen=True)
+class LogLogFit:
+    """Least-squares fit of ``log y = slope * log x + intercept`` (natural logarithms)."""
+
+    slope: float
+    intercept: float
+    slope_stderr: float
+    r2: float
+    n: int
+
+    def __call__(self, x) -> np.ndarray:
+        """The fitted power law ``exp(intercept) * x**slope``."""
+        return np.exp(self.intercept) * np.asarray(x, dtype=np.float64) ** self.slope
+
+
+def fit_loglog(x, y) -> LogLogFit:
+    """Fit a power law ``y ~ C x^slope`` by least squares on ``(log x, log y)``.
+
+    Returns the slope, the intercept ``log C``, the standard error of the slope
+    (``sqrt(SSR / (n - 2) / Sxx)``, zero with two points) and the coefficient of determination r².
+    Needs at least two points with distinct x, all x and y finite and positive.
+    """
+    x = as_finite_array("x", x, positive=True, min_size=2)
+    y = as_finite_array("y", y, positive=True, min_size=2)
+    if x.size != y.size:
+        raise ValueError(f"x and y must have the same length, got {x.size} and {y.size}")
+    lx, ly = np.log(x), np.log(y)
+    sxx = float(np.sum((lx - lx.mean()) ** 2))
+    if sxx == 0.0:
+        raise ValueError(f"x must contain at least two distinct values, got {x.tolist()}")
+    slope = float(np.sum((lx - lx.mean()) * (ly - ly.mean())) / sxx)
+    intercept = float(ly.mean() - slope * lx.mean())
+    residual = ly - (slope * lx + intercept)
+    ssr = float(np.sum(residual**2))
+    sst = float(np.sum((ly - ly.mean()) ** 2))
+    stderr = math.sqrt(ssr / (x.size - 2) / sxx) if x.size > 2 else 0.0
+    r2 = 1.0 - ssr / sst if sst > 0 else 1.0
+    return LogLogFit(slope=slope, intercept=intercept, slope_stderr=stderr, r2=r2, n=int(x.size))
+
+
+@dataclass(frozen=True)
+class RateCheck:
+    """The outcome of one executable claim.
+
+    ``measured`` is compared with ``expected`` in ``sense`` within ``tolerance``; ``requirements``
+    holds further statements the claim makes (e.g. "error equals 2^{-2m-2} within 1% for every m")
+    with whether each held. ``passed`` is true when the rate and every requirement hold.
+    """
+
+    name: str
+    expected: float
+    tolerance: float
+    x: tuple[float, ...]
+    y: tuple[float, ...]
+    fit: LogLogFit
+    measured: float
+    passed: bool
+    sense: str = "=="
+    quantity: str = "log-log slope"
+    requirements: Mapping[str, bool] = field(default_factory=dict)
+    notes: Mapping[str, object] = field(default_factory=dict)
+
+    @property
+    def rate_holds(self) -> bool:
+        """Whether ``measured`` agrees with ``expected`` in the check's sense."""
+        return _agrees(self.measured, self.expected, self.tolerance, self.sense)
+
+    def report(self) -> str:
+        """A readable paragraph: what was measured, what was expected, what held."""
+        bound = {
+            "==": f"{self.expected:.4g} ± {self.tolerance:.3g}",
+            "<=": f"at most {self.expected + self.tolerance:.4g} (expected {self.expected:.4g}, one-sided)",
+            ">=": f"at least {self.expected - self.tolerance:.4g} (expected {self.expected:.4g}, one-sided)",
+        }[self.sense]
+        lines = [
+            f"{self.name}: {'PASSED' if self.passed else 'FAILED'}",
+            f"  [{'ok' if self.rate_holds else 'X '}] {self.quantity} = {self.measured:.4g}, required {bound}",
+        ]
+        lines += [f"  [{'ok' if held else 'X '}] {text}" for text, held in self.requirements.items()]
+        lines.append(
+            f"  fit: slope {self.fit.slope:.4g} ± {self.fit.slope_stderr:.2g} (s.e.), r² = {self.fit.r2:.5f},"
+            f" {self.fit.n} points, x from {min(self.x):.3g} to {max(self.x):.3g}"
+        )
+        lines += [f"  {key}: {_short(value)}" for key, value in self.notes.items()]
+        return "\n".join(lines)
+
+    def assert_passed(self) -> None:
+        """Raise ``AssertionError`` with :meth:`report` unless the check passed."""
+        if not self.passed:
+            raise AssertionError(self.report())
+
+    def __repr__(self) -> str:
+        return (f"RateCheck({self.name!r}, {self.quantity} = {self.measured:#.4g}, expected {self.expected:#.4g}"
+                f" {self.sense} within {self.tolerance:.3g}, passed={self.passed})")
+
+    def to_dict(self) -> dict:
+        """A JSON-ready dictionary (plain floats, lists and strings) for the ledger and GPU results."""
+        return {
+            "name": self.name,
+            "quantity": self.quantity,
+            "expected": float(self.expected),
+            "tolerance": float(self.tolerance),
+            "sense": self.sense,
+            "measured": float(self.measured),
+            "passed": bool(self.passed),
+            "x": [float(v) for v in self.x],
+            "y": [float(v) for v in self.y],
+            "fit": {
+                "slope": self.fit.slope,
+                "intercept": self.fit.intercept,
+                "slope_stderr": self.fit.slope_stderr,
+                "r2": self.fit.r2,
+                "n": self.fit.n,
+            },
+            "requirements": {text: bool(held) for text, held in self.requirements.items()},
+            "notes": {key: _jsonable(value) for key, value in self.notes.items()},
+        }
+
+
+def _agrees(measured: float, expected: float, tolerance: float, sense: str) -> bool:
+    if sense == "==":
+        return abs(measured - expected) <= tolerance
+    if sense == "<=":
+        return measured <= expected + tolerance
+    return measured >= expected - tolerance
+
+
+def _short(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, float) for v in value):
+        return "[" + ", ".join(f"{v:.4g}" for v in value) + "]"
+    return str(value)
+
+
+def _jsonable(value: object) -> object:
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, (np.integer, int)) and not isinstance(value, bool):
+        return int(value)
+    if isinstance(value, (np.floating, float)):
+        return float(value)
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    return str(value)
+
+
+def rate_check(
+    name: str,
+    x: Sequence[float],
+    y: Sequence[float],
+    *,
+    expected: float,
+    tolerance: float,
+    sense: str = "==",
+    measured: float | None = None,
+    quantity: str = "log-log slope",
+    requirements: Mapping[str, bool] | None = None,
+    notes: Mapping[str, object] | None = None,
+) -> RateCheck:
+    """Fit ``y`` against ``x`` on log-log axes and judge the claim.
+
+    ``measured`` defaults to the fitted slope; pass another statistic (with ``quantity`` naming it)
+    when the claim is about something else, e.g. a ratio between successive levels.
+    """
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"name must be a non-empty string, got {name!r}")
+    if sense not in SENSES:
+        raise ValueError(f"sense={sense!r} is not allowed; use one of {', '.join(SENSES)}")
+    expected, tolerance = finite_real("expected", expected), finite_real("tolerance", tolerance)
+    if tolerance < 0:
+        raise ValueError(f"tolerance must be >= 0, got {tolerance!r}")
+    fit = fit_loglog(x, y)
+    value = fit.slope if measured is None else finite_real("measured", measured)
+    requirements = {str(k): bool(v) for k, v in (requirements or {}).items()}
+    passed = _agrees(value, float(expected), float(tolerance), sense) and all(requirements.values())
+    return RateCheck(
+        name=name,
+        expected=float(expected),
+        tolerance=float(tolerance),
+        x=tuple(float(v) for v in np.asarray(x, dtype=np.float64)),
+        y=tuple(float(v) for v in np.asarray(y, dtype=np.float64)),
+        fit=fit,
+        measured=value,
+        passed=passed,
+        sense=sense,
+        quantity=quantity,
+        requirements=requirements,
+        notes=dict(notes or {}),
+    )

@@ -1,0 +1,45 @@
+"""Input validation shared by the library: clear errors that name the parameter, the value and what is allowed."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+
+def positive_int(name: str, value) -> int:
+    """``value`` if it is an int >= 1, else a ValueError/TypeError naming ``name``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be a positive int, got {value!r} ({type(value).__name__})")
+    if value < 1:
+        raise ValueError(f"{name} must be >= 1, got {value}")
+    return int(value)
+
+
+def finite_real(name: str, value) -> float:
+    """``value`` as a float if it is a finite real number (numpy scalars included), else an error naming ``name``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {value!r} ({type(value).__name__})")
+    if not np.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    return float(value)
+
+
+def as_finite_array(name: str, values, *, positive: bool = False, min_size: int = 1) -> np.ndarray:
+    """``values`` as a 1-D float64 array, or a ValueError naming ``name`` and the offending entry."""
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"{name} must be a sequence of real numbers, got a string")
+    try:
+        array = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise TypeError(f"{name} must be a sequence of real numbers, got {type(values).__name__}") from error
+    if array.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {array.shape}")
+    if array.size < min_size:
+        raise ValueError(f"{name} needs at least {min_size} values, got {array.size}")
+    bad = ~np.isfinite(array) | ((array <= 0) if positive else False)
+    if bad.any():
+        i = int(np.argmax(bad))
+        allowed = "finite and > 0" if positive else "finite"
+        raise ValueError(f"{name}[{i}] = {array[i]!r}; every entry must be {allowed}")
+    return array

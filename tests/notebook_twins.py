@@ -1,0 +1,84 @@
+"""notebooks/*.ipynb are the executed twins of the chapters book/[0-9]*.md.
+
+``python tests/notebook_twins.py`` (``make notebooks``) converts every chapter with jupytext,
+executes it from ``book/`` at ``BOOK_SCALE=ci`` on the CPU and writes ``notebooks/<chapter>.ipynb``
+with its outputs. Execution timings are not recorded, cell ids are numbered and widget models are
+dropped (they have random ids and need a kernel anyway; the widget's text stays), so that
+regenerating an unchanged chapter reproduces the committed file.
+``tests/test_notebook_twins.py`` fails when a twin is missing, stale or orphaned.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import jupytext
+import nbformat
+
+ROOT = Path(__file__).resolve().parent.parent
+BOOK, NOTEBOOKS = ROOT / "book", ROOT / "notebooks"
+CELL_TIMEOUT = 300  # seconds, as the book build's execute.timeout
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def chapters() -> list[Path]:
+    """The chapter sources, in book order."""
+    return sorted(BOOK.glob("[0-9]*.md"))
+
+
+def twin(chapter: Path) -> Path:
+    """Where the executed twin of ``chapter`` lives."""
+    return NOTEBOOKS / f"{chapter.stem}.ipynb"
+
+
+def cells(notebook: nbformat.NotebookNode) -> list[tuple[str, str]]:
+    """What must agree between source and twin: each cell's type and source."""
+    return [(cell.cell_type, cell.source) for cell in notebook.cells]
+
+
+def convert(chapter: Path) -> nbformat.NotebookNode:
+    """The chapter as an (unexecuted) notebook, with cell ids numbered instead of random."""
+    notebook = jupytext.read(chapter)
+    for index, cell in enumerate(notebook.cells):
+        cell.id = f"cell-{index}"
+    return notebook
+
+
+def execute(chapter: Path) -> nbformat.NotebookNode:
+    """Convert and execute ``chapter`` with the book's environment; return the executed notebook."""
+    from nbclient import NotebookClient
+
+    notebook = convert(chapter)
+    client = NotebookClient(notebook, timeout=CELL_TIMEOUT, kernel_name="python3", record_timing=False,
+                            resources={"metadata": {"path": str(BOOK)}})
+    client.execute()
+    return notebook
+
+
+def without_widget_state(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """Drop widget models (random ids, meaningless without a kernel); their text/plain stays."""
+    notebook.metadata.pop("widgets", None)
+    for cell in notebook.cells:
+        for output in cell.get("outputs", []):
+            output.get("data", {}).pop(WIDGET_VIEW, None)
+    return notebook
+
+
+def main() -> int:
+    os.environ["BOOK_SCALE"], os.environ["BOOK_DEVICE"] = "ci", "cpu"
+    NOTEBOOKS.mkdir(exist_ok=True)
+    for chapter in chapters():
+        print(f"executing {chapter.relative_to(ROOT)}", flush=True)
+        nbformat.write(without_widget_state(execute(chapter)), twin(chapter))
+    wanted = {twin(c).name for c in chapters()}
+    for orphan in NOTEBOOKS.glob("*.ipynb"):
+        if orphan.name not in wanted:
+            print(f"removing orphan {orphan.relative_to(ROOT)}")
+            orphan.unlink()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,149 @@
+"""The rates ledger: registration, running claims and controls, the ledger table and the command line."""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+
+import pytest
+
+from nnproofs import ledger
+from nnproofs.rates import rate_check
+
+PRELUDE = {
+    "prelude/square": False,
+    "prelude/control-halving": True,
+    "prelude/control-dropped": True,
+}
+
+
+@pytest.fixture(scope="module")
+def prelude_outcomes():
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("BOOK_SCALE", "ci")
+        patch.setenv("BOOK_DEVICE", "cpu")
+        return ledger.run_claims(list(PRELUDE))
+
+
+@pytest.fixture
+def temporary_claim():
+    """Register a claim under a fresh key and remove it from the registry afterwards."""
+    keys = []
+
+    def register(passed: bool, control: bool = False) -> str:
+        key = f"test/{uuid.uuid4().hex}"
+        check = rate_check("toy", [1.0, 2.0, 4.0], [1.0, 0.25, 0.0625], expected=-2.0, tolerance=0.1,
+                           requirements={"toy requirement": passed})
+        ledger.claim(key, chapter="book/99_test", label="thm-toy", statement="toy", control=control)(lambda: check)
+        keys.append(key)
+        return key
+
+    yield register
+    for key in keys:
+        ledger._CLAIMS.pop(key, None)
+
+
+def test_claims_lists_prelude_with_control_flags():
+    found = {c.key: c for c in ledger.claims()}
+    for key, control in PRELUDE.items():
+        assert found[key].control is control
+        assert found[key].chapter == "book/00_prelude"
+        assert found[key].label == "thm-yarotsky-square"
+        assert found[key].statement
+        assert callable(found[key].run)
+    assert [k for k in found if k.startswith("prelude/")] == list(PRELUDE)  # the book's order
+
+
+def test_prelude_claim_holds_and_controls_are_rejected(prelude_outcomes):
+    assert [o.claim.key for o in prelude_outcomes] == list(PRELUDE)
+    for outcome in prelude_outcomes:
+        assert outcome.as_asserted, outcome.check.report()
+        assert outcome.check.passed is not outcome.claim.control
+        assert outcome.seconds > 0
+        assert outcome.check.notes["m"] == list(range(1, 11))  # BOOK_SCALE=ci sizes
+
+
+@pytest.mark.parametrize(("control", "passed", "as_asserted"),
+                         [(False, True, True), (False, False, False), (True, False, True), (True, True, False)])
+def test_outcome_as_asserted(temporary_claim, control, passed, as_asserted):
+    key = temporary_claim(passed=passed, control=control)
+    (outcome,) = ledger.run_claims([key])
+    assert outcome.check.passed is passed
+    assert outcome.as_asserted is as_asserted
+
+
+@pytest.mark.parametrize("keys", [["prelude/nope"], ["prelude/square", "nope"]])
+def test_run_claims_rejects_unknown_keys(keys):
+    with pytest.raises(ValueError, match=r"unknown claim keys .*nope.*known keys: .*prelude/square"):
+        ledger.run_claims(keys)
+
+
+def test_registering_a_key_twice_raises(temporary_claim):
+    key = temporary_claim(passed=True)
+    before = dict(ledger._CLAIMS)
+    with pytest.raises(ValueError, match=rf"claim key '{key}' is registered twice"):
+        ledger.claim(key, chapter="book/99_test", label="thm-toy", statement="again")(lambda: None)
+    assert ledger._CLAIMS == before
+
+
+def table_rows(table: str) -> list[list[str]]:
+    """The cells of each body row of a MyST pipe table (escaped pipes stay inside their cell)."""
+    lines = table.splitlines()
+    assert lines[1].replace("|", "").replace("-", "") == ""  # the delimiter row
+    return [[cell.strip() for cell in re.split(r"(?<!\\)\|", line)[1:-1]] for line in lines[2:]]
+
+
+def test_markdown_table(prelude_outcomes):
+    table = ledger.markdown_table(prelude_outcomes)
+    header = table.splitlines()[0]
+    assert header.count("|") == 8
+    rows = table_rows(table)
+    assert len(rows) == len(prelude_outcomes)
+    assert all(len(row) == 7 for row in rows)
+    assert all(row[0] == "{prf:ref}`00_prelude <thm-yarotsky-square>`" for row in rows)
+    assert [row[-1] for row in rows] == ["holds", "rejected, as it must be", "rejected, as it must be"]
+    assert rows[0][5] == "2/2"
+    assert float(rows[0][4]) == pytest.approx(-2.0, abs=0.02)
+
+
+def test_markdown_table_marks_broken_claims_and_escapes_pipes(temporary_claim):
+    key = temporary_claim(passed=False)
+    ledger._CLAIMS[key] = ledger.Claim(key, "book/99_test", "thm-toy", "|f| <= 1", ledger._CLAIMS[key].run)
+    (row,) = table_rows(ledger.markdown_table(ledger.run_claims([key])))
+    assert row[0] == "{prf:ref}`99_test <thm-toy>`"
+    assert row[1] == "\\|f\\| <= 1"
+    assert row[5] == "0/1"
+    assert row[6] == "**BROKEN**"
+
+
+def test_main_writes_json_with_provenance(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("BOOK_SCALE", "ci")
+    monkeypatch.setenv("BOOK_DEVICE", "cpu")
+    out = tmp_path / "results.json"
+    assert ledger.main(["--out", str(out), "--only", "prelude/square"]) == 0
+    assert capsys.readouterr().out.startswith("ok     prelude/square")
+    result = json.loads(out.read_text(encoding="utf-8"))
+    assert set(result["provenance"]) >= {"date", "device", "torch", "python", "scale"}
+    assert result["provenance"]["scale"] == "ci"
+    assert result["provenance"]["device"].startswith("cpu")
+    (entry,) = result["claims"]
+    assert entry["key"] == "prelude/square"
+    assert entry["as_asserted"] is True
+    assert entry["control"] is False
+    assert entry["check"]["passed"] is True
+    assert entry["check"]["measured"] == pytest.approx(-2.0, abs=0.02)
+
+
+def test_main_returns_one_when_a_claim_is_broken(temporary_claim, monkeypatch, capsys):
+    monkeypatch.setenv("BOOK_DEVICE", "cpu")
+    key = temporary_claim(passed=False)
+    assert ledger.main(["--only", key]) == 1
+    assert capsys.readouterr().out.startswith("BROKEN")
+
+
+def test_command_line_rejects_unknown_keys_with_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        ledger.main(["--only", "no/such-claim"])
+    assert exit_info.value.code == 2
+    assert "unknown claim keys ['no/such-claim']" in capsys.readouterr().err

@@ -1,0 +1,125 @@
+"""Non-dyadic grids and chunked sup-norm errors."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import torch
+
+from nnproofs.measure import GOLDEN_SHIFT, nondyadic_grid, sup_error
+
+F64 = torch.float64
+
+
+@pytest.mark.parametrize(("n", "a", "b"), [(1, 0.0, 1.0), (1000, 0.0, 1.0), (2**12, 0.0, 1.0), (777, -1.0, 3.0)])
+def test_nondyadic_grid_shape_and_bounds(n, a, b):
+    grid = nondyadic_grid(n, a, b)
+    assert grid.shape == (n, 1)
+    assert grid.dtype == F64
+    x = grid.reshape(-1).numpy()
+    assert a < x.min() and x.max() < b
+    assert np.all(np.diff(x) > 0)
+    np.testing.assert_allclose(np.diff(x), (b - a) / n, rtol=1e-9)
+    assert x[0] == pytest.approx(a + (b - a) * GOLDEN_SHIFT / n, rel=1e-15)
+
+
+@pytest.mark.parametrize(("n", "a", "b"), [(1000, 0.0, 1.0), (2**16, 0.0, 1.0), (4099, -1.0, 3.0)])
+def test_nondyadic_grid_avoids_dyadic_rationals(n, a, b):
+    x = nondyadic_grid(n, a, b).reshape(-1).numpy()
+    scaled = x * 2.0**20  # exact: a point j/2^k with k <= 20 would become an integer
+    assert not np.any(scaled == np.round(scaled))
+
+
+def test_dyadic_grid_would_fail_that_test():
+    """The test above can fail: a uniform grid of 2^k points is full of dyadic rationals."""
+    x = (np.arange(2**10) + 0.5) / 2**10
+    scaled = x * 2.0**20
+    assert np.all(scaled == np.round(scaled))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "pattern"),
+    [
+        ({"n": 0}, ValueError, r"n must be >= 1, got 0"),
+        ({"n": 10.0}, TypeError, r"n must be a positive int"),
+        ({"n": 10, "a": 1.0, "b": 1.0}, ValueError, r"need finite a < b, got a=1.0, b=1.0"),
+        ({"n": 10, "a": 2.0, "b": 1.0}, ValueError, r"need finite a < b"),
+        ({"n": 10, "a": math.nan}, ValueError, r"need finite a < b"),
+        ({"n": 10, "b": math.inf}, ValueError, r"need finite a < b"),
+    ],
+)
+def test_nondyadic_grid_validation(kwargs, error, pattern):
+    with pytest.raises(error, match=pattern):
+        nondyadic_grid(**kwargs)
+
+
+# ---------------------------------------------------------------- sup_error
+
+POINTS = torch.rand(5000, 2, generator=torch.Generator().manual_seed(0), dtype=F64) * 4 - 2
+
+
+def approx(x):
+    return torch.sin(x[:, 0]) * torch.cos(x[:, 1])
+
+
+def target(x):
+    return (x[:, 0] - x[:, 0] ** 3 / 6)[:, None]  # (k, 1): mixed shapes are allowed
+
+
+def test_sup_error_matches_direct_computation():
+    x = POINTS.numpy()
+    direct = np.max(np.abs(np.sin(x[:, 0]) * np.cos(x[:, 1]) - (x[:, 0] - x[:, 0] ** 3 / 6)))
+    value = sup_error(approx, target, POINTS)
+    assert isinstance(value, float)
+    assert value == pytest.approx(direct, rel=1e-14)
+    assert value > 0.1
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 4096, 4999, 5000, 1 << 16])
+def test_sup_error_chunking_gives_same_answer(chunk):
+    assert sup_error(approx, target, POINTS, chunk=chunk) == sup_error(approx, target, POINTS)
+
+
+def test_sup_error_of_exact_approximation_is_zero():
+    assert sup_error(lambda x: x**2, lambda x: x * x, nondyadic_grid(100)) == 0.0
+
+
+@pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf])
+@pytest.mark.parametrize("chunk", [100, 1 << 16])
+def test_sup_error_raises_on_non_finite_values(value, chunk):
+    bad = lambda x: torch.where(x[:, 0] == POINTS[1234, 0], value, approx(x))
+    with pytest.raises(ValueError, match=r"not finite"):
+        sup_error(bad, target, POINTS, chunk=chunk)
+    with pytest.raises(ValueError, match=r"not finite"):
+        sup_error(target, bad, POINTS, chunk=chunk)
+
+
+def pairs(x):
+    return x  # two values per point
+
+
+@pytest.mark.parametrize(
+    ("approx_fn", "target_fn", "points", "chunk", "error", "pattern"),
+    [
+        (approx, target, POINTS[:, 0], 1 << 16, ValueError, r"points must be a non-empty \(n, d\) tensor, got torch.Size\(\[5000\]\)"),
+        (approx, target, POINTS[:0], 1 << 16, ValueError, r"points must be a non-empty \(n, d\) tensor"),
+        (approx, target, POINTS[None], 1 << 16, ValueError, r"points must be a non-empty \(n, d\) tensor"),
+        (approx, target, POINTS.numpy(), 1 << 16, ValueError, r"points must be a non-empty \(n, d\) tensor"),
+        (approx, target, [[0.0, 1.0]], 1 << 16, ValueError, r"points must be a non-empty \(n, d\) tensor, got list"),
+        (pairs, pairs, POINTS, 1 << 16, ValueError, r"approx must return one value per point, got 10000 values for 5000 points"),
+        (pairs, pairs, POINTS, 1000, ValueError, r"approx must return one value per point, got 2000 values for 1000 points"),
+        (approx, target, POINTS, 0, ValueError, r"chunk must be >= 1, got 0"),
+        (approx, target, POINTS, 2.5, TypeError, r"chunk must be a positive int"),
+    ],
+)
+def test_sup_error_validation(approx_fn, target_fn, points, chunk, error, pattern):
+    with pytest.raises(error, match=pattern):
+        sup_error(approx_fn, target_fn, points, chunk=chunk)
+
+
+def test_sup_error_refuses_to_broadcast_a_single_value():
+    points = torch.rand(50, 2)
+    with pytest.raises(ValueError, match="approx must return one value per point, got 1 values for 50 points"):
+        sup_error(lambda x: x[:1, 0], lambda x: x[:, 0], points)
