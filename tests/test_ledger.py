@@ -147,3 +147,12 @@ def test_command_line_rejects_unknown_keys_with_a_usage_error(capsys):
         ledger.main(["--only", "no/such-claim"])
     assert exit_info.value.code == 2
     assert "unknown claim keys ['no/such-claim']" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("claim", ledger.claims(), ids=lambda c: c.key)
+def test_every_claim_points_at_a_labelled_statement_in_its_chapter(claim):
+    from pathlib import Path
+
+    source = Path(__file__).resolve().parent.parent / f"{claim.chapter}.md"
+    assert source.is_file(), f"{claim.key}: no chapter {source}"
+    assert f":label: {claim.label}\n" in source.read_text(encoding="utf-8"), f"{claim.key}: no label {claim.label}"

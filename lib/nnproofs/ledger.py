@@ -114,17 +114,16 @@ def markdown_table(outcomes: Sequence[Outcome]) -> str:
     def cell(text: str) -> str:
         return text.replace("|", "\\|")
 
-    rows = ["| chapter | claim | quantity | expected | measured | requirements met | verdict |",
+    rows = ["| chapter | claim | quantity | required | measured | requirements met | verdict |",
             "|---|---|---|---|---|---|---|"]
     for o in outcomes:
         c, k = o.claim, o.check
         verdict = ("rejected, as it must be" if c.control else "holds") if o.as_asserted else "**BROKEN**"
-        sense = {"==": "±", "<=": "≤ +", ">=": "≥ −"}[k.sense]
         rows.append("| " + " | ".join([
             f"{{prf:ref}}`{c.chapter.split('/')[-1]} <{c.label}>`",
             cell(c.statement),
             cell(k.quantity),
-            f"{k.expected:#.3g} {sense} {k.tolerance:.2g}",
+            cell(k.requirement()),
             f"{k.measured:#.4g}",
             f"{sum(k.requirements.values())}/{len(k.requirements)}",
             verdict,

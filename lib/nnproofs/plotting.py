@@ -36,14 +36,18 @@ def loglog_check(
     check: RateCheck,
     ax=None,
     *,
-    xlabel: str = "$x$",
-    ylabel: str = "error",
+    xlabel: str | None = None,
+    ylabel: str | None = None,
     label: str = "measured",
     reference: bool = True,
     color: str | None = None,
     marker: str = "o",
 ):
-    """Draw ``check.y`` against ``check.x`` on log-log axes with the predicted slope; return ``ax``."""
+    """Draw ``check.y`` against ``check.x`` on log-log axes with the predicted slope; return ``ax``.
+
+    The reference line is dark and dashed and drawn on top, so it stays visible where it coincides
+    with the data. Axis labels are set only when given, so several checks can share one axes.
+    """
     if not isinstance(check, RateCheck):
         raise TypeError(f"check must be a RateCheck, got {type(check).__name__}")
     if ax is None:
@@ -54,9 +58,11 @@ def loglog_check(
     if reference:
         cx, cy = np.exp(np.log(x).mean()), np.exp(np.log(y).mean())
         xs = np.array([x.min(), x.max()])
-        ax.loglog(xs, cy * (xs / cx) ** check.expected, linestyle="--", color=points.get_color(), alpha=0.6,
-                  label=f"predicted slope {check.expected:g}", gid="reference")
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
+        ax.loglog(xs, cy * (xs / cx) ** check.expected, linestyle=(0, (4, 3)), color="0.2", linewidth=1.2,
+                  zorder=3, label=f"predicted slope {check.expected:g}", gid="reference")
+    if xlabel is not None:
+        ax.set_xlabel(xlabel)
+    if ylabel is not None:
+        ax.set_ylabel(ylabel)
     ax.legend()
     return ax

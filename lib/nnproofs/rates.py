@@ -93,16 +93,19 @@ class RateCheck:
         """Whether ``measured`` agrees with ``expected`` in the check's sense."""
         return _agrees(self.measured, self.expected, self.tolerance, self.sense)
 
-    def report(self) -> str:
-        """A readable paragraph: what was measured, what was expected, what held."""
-        bound = {
+    def requirement(self) -> str:
+        """What the rate must satisfy, in words: ``-2 ± 0.02``, ``at most -0.9 (expected -1, one-sided)``."""
+        return {
             "==": f"{self.expected:.4g} ± {self.tolerance:.3g}",
             "<=": f"at most {self.expected + self.tolerance:.4g} (expected {self.expected:.4g}, one-sided)",
             ">=": f"at least {self.expected - self.tolerance:.4g} (expected {self.expected:.4g}, one-sided)",
         }[self.sense]
+
+    def report(self) -> str:
+        """A readable paragraph: what was measured, what was expected, what held."""
         lines = [
             f"{self.name}: {'PASSED' if self.passed else 'FAILED'}",
-            f"  [{'ok' if self.rate_holds else 'X '}] {self.quantity} = {self.measured:.4g}, required {bound}",
+            f"  [{'ok' if self.rate_holds else 'X '}] {self.quantity} = {self.measured:.4g}, required {self.requirement()}",
         ]
         lines += [f"  [{'ok' if held else 'X '}] {text}" for text, held in self.requirements.items()]
         lines.append(
@@ -118,8 +121,8 @@ class RateCheck:
             raise AssertionError(self.report())
 
     def __repr__(self) -> str:
-        return (f"RateCheck({self.name!r}, {self.quantity} = {self.measured:#.4g}, expected {self.expected:#.4g}"
-                f" {self.sense} within {self.tolerance:.3g}, passed={self.passed})")
+        return (f"RateCheck({self.name!r}, {self.quantity} = {self.measured:#.4g}, required {self.requirement()},"
+                f" passed={self.passed})")
 
     def to_dict(self) -> dict:
         """A JSON-ready dictionary (plain floats, lists and strings) for the ledger and GPU results."""
