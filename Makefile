@@ -45,12 +45,14 @@ gpu-check:
 	PYTHONPATH=lib $(GPU_PYTHON) -m pytest -q -p no:cacheprovider -m gpu tests/test_gpu.py \
 	    --junitxml=$(GPU_OUT)/gpu-tests.xml
 	BOOK_SCALE=$(GPU_SCALE) PYTHONPATH=lib $(GPU_PYTHON) -m nnproofs.ledger --out $(GPU_OUT)/claims.json
-	BOOK_SCALE=$(GPU_SCALE) PYTHONPATH=lib $(GPU_PYTHON) benchmarks/forward_throughput.py --out $(GPU_OUT)/benchmarks.json
+	BOOK_SCALE=$(GPU_SCALE) PYTHONPATH=lib $(GPU_PYTHON) benchmarks/forward_throughput.py --out $(GPU_OUT)/forward_throughput.json
+	BOOK_SCALE=$(GPU_SCALE) PYTHONPATH=lib $(GPU_PYTHON) benchmarks/barrier_paths.py --out $(GPU_OUT)/barrier_paths.json
 
 ## benchmarks: side-by-side measurements on this machine, JSON in benchmarks/results/
 benchmarks: $(STAMP)
 	mkdir -p benchmarks/results
 	$(BIN)/python benchmarks/forward_throughput.py --out benchmarks/results/forward_throughput.json
+	$(BIN)/python benchmarks/barrier_paths.py --out benchmarks/results/barrier_paths.json
 
 clean:
 	rm -rf _build $(GPU_OUT) benchmarks/results .pytest_cache
