@@ -27,7 +27,7 @@ import torch
 
 from .rates import RateCheck
 
-CHAPTER_MODULES = ("nnproofs.squaring", "nnproofs.barrier")
+CHAPTER_MODULES = ("nnproofs.squaring", "nnproofs.korobov", "nnproofs.barrier")
 _CLAIMS: dict[str, Claim] = {}
 
 

@@ -1,0 +1,184 @@
+"""Network A against Tasmanian's ``evaluateBatch``: the same sparse grid and the same points, in one run.
+
+For each case (d = 2, level n = 8; d = 4, level n = 6) the chapter's Korobov target
+(:func:`nnproofs.korobov.korobov_example`) is interpolated on the regular sparse grid with zero
+boundary, and three evaluators are timed on the same 10^5 uniform random points:
+
+* **Network A** (:func:`nnproofs.korobov.relu_sparse_grid_network`): exact ReLU hats and Yarotsky's
+  zero-preserving products of depth ``s``, evaluated level by level (the one active copy of the
+  basis network per level, a batched forward pass per chunk of points). ``s`` is the smallest
+  depth whose a-priori distance to the interpolant, #levels·max|v|·(d−1)·2^(−2s), is at most 1% of
+  the interpolant's own sample L∞ error, so the network is as accurate as the interpolant;
+* **the interpolant** (:class:`nnproofs.sparsegrid.SparseGridInterpolant`), vectorised over levels;
+* **the peer**: Tasmanian's local polynomial grid, rule ``localp-zero``, order 1, depth n − 1, on
+  the domain [0, 1]^d, the same interpolant (its point set is asserted equal to ours, and its
+  hierarchical coefficients to our surpluses, before anything is timed).
+
+Accuracy (RMS and sample maximum of the error against the target) and throughput (points per
+second, best of ``--repeats``) are printed side by side, with the ratio network / peer; JSON with
+provenance goes to ``--out``. Tasmanian is optional (``pip install Tasmanian``, version 8.2 tested;
+it builds from source in about two minutes): without it the network is compared with the
+interpolant's own evaluation and the output says that the peer is missing. Tasmanian runs on the
+CPU with OpenMP; pin ``OMP_NUM_THREADS`` (and ``--threads`` for torch) to compare like with like.
+
+Run: ``OMP_NUM_THREADS=1 python benchmarks/korobov_vs_tasmanian.py --out korobov_vs_tasmanian.json``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+
+import numpy as np
+import torch
+
+from nnproofs import device as book_device
+from nnproofs.korobov import korobov_example, relu_sparse_grid_network, uniform_points
+from nnproofs.ledger import provenance
+from nnproofs.sparsegrid import sparse_grid_interpolant
+
+CASES = ((2, 8), (4, 6))  # (d, level n)
+NETWORK_SLACK = 0.01  # Network A's a-priori distance to the interpolant, relative to the interpolant's error
+
+try:
+    import Tasmanian
+except ImportError:  # optional peer
+    Tasmanian = None
+
+
+def best_time(fn, device: torch.device, repeats: int) -> float:
+    """Best wall time of ``fn()`` over ``repeats`` runs after one warm-up (synchronising on CUDA)."""
+    fn()
+    times = []
+    for _ in range(repeats):
+        if device.type == "cuda":
+            torch.cuda.synchronize(device)
+        start = time.perf_counter()
+        fn()
+        if device.type == "cuda":
+            torch.cuda.synchronize(device)
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def errors(values: torch.Tensor, exact: torch.Tensor) -> dict:
+    """RMS and sample maximum of ``values - exact``."""
+    error = (values.reshape(-1).to(torch.float64) - exact).abs()
+    return {"L2": float(error.pow(2).mean().sqrt()), "Linf": float(error.max())}
+
+
+def product_depth(interpolant, linf_error: float) -> int:
+    """Smallest ``s`` with #levels·max|v|·(d−1)·4^(−s) <= NETWORK_SLACK · (interpolant's sample L∞ error)."""
+    budget = NETWORK_SLACK * linf_error
+    scale = interpolant.levels.shape[0] * float(interpolant.surpluses.abs().max()) * (interpolant.d - 1)
+    return max(1, math.ceil(math.log(scale / budget, 4)))
+
+
+def sorted_rows(points: np.ndarray) -> np.ndarray:
+    """Permutation that sorts the rows of ``points`` lexicographically."""
+    return np.lexsort(points.T[::-1])
+
+
+def tasmanian_interpolant(f, d: int, level: int):
+    """Tasmanian's ``localp-zero`` order-1 grid of depth ``level - 1`` on [0, 1]^d with ``f`` loaded."""
+    grid = Tasmanian.makeLocalPolynomialGrid(d, 1, level - 1, 1, "localp-zero")
+    grid.setDomainTransform(np.array([[0.0, 1.0]] * d))
+    points = grid.getNeededPoints()
+    values = f(torch.from_numpy(points)).numpy()
+    grid.loadNeededValues(values[:, None])
+    return grid
+
+
+def run_case(d: int, level: int, n_points: int, repeats: int, device: torch.device) -> dict:
+    f = korobov_example(d)
+    interpolant = sparse_grid_interpolant(f, d=d, level=level)
+    x = uniform_points(n_points, d, seed=0, device=device)
+    exact = f(x)
+    row = {"d": d, "level": level, "grid points": interpolant.num_points, "evaluation points": n_points}
+    with torch.no_grad():
+        row["interpolant"] = errors(interpolant(x), exact)
+        s = product_depth(interpolant, row["interpolant"]["Linf"])
+        network = relu_sparse_grid_network(interpolant, s=s)
+        row["network"] = errors(network(x), exact)
+        row["network"].update({"s": s, "width": network.width, "depth": network.depth,
+                               "nonzero parameters": network.nonzero_parameters})
+        row["network"]["points/s"] = n_points / best_time(lambda: network(x), device, repeats)
+        row["interpolant"]["points/s"] = n_points / best_time(lambda: interpolant(x), device, repeats)
+    if Tasmanian is not None:
+        grid = tasmanian_interpolant(f, d, level)
+        theirs = grid.getPoints()
+        ours = interpolant.points.cpu().numpy()
+        order_theirs, order_ours = sorted_rows(theirs), sorted_rows(ours)
+        same_points = theirs.shape == ours.shape and float(np.abs(theirs[order_theirs] - ours[order_ours]).max()) == 0.0
+        assert same_points, f"d={d}, n={level}: Tasmanian's localp-zero point set differs from ours"
+        coefficients = grid.getHierarchicalCoefficients()[:, 0]
+        surplus_gap = float(np.abs(coefficients[order_theirs] - interpolant.surpluses.cpu().numpy()[order_ours]).max())
+        assert surplus_gap <= 1e-13, f"d={d}, n={level}: hierarchical coefficients differ by {surplus_gap:.3g}"
+        xs = x.cpu().numpy()
+        peer = errors(torch.from_numpy(grid.evaluateBatch(xs)[:, 0]).to(device), exact)
+        peer["points/s"] = n_points / best_time(lambda: grid.evaluateBatch(xs), torch.device("cpu"), repeats)
+        peer.update({"same point set": same_points, "max |coefficient − surplus|": surplus_gap})
+        row["tasmanian"] = peer
+        row["network / tasmanian (speed)"] = row["network"]["points/s"] / peer["points/s"]
+        row["interpolant / tasmanian (speed)"] = row["interpolant"]["points/s"] / peer["points/s"]
+    row["network / interpolant (speed)"] = row["network"]["points/s"] / row["interpolant"]["points/s"]
+    return row
+
+
+def print_case(row: dict) -> None:
+    print(f"\nd = {row['d']}, level n = {row['level']}: N = {row['grid points']} grid points, "
+          f"{row['evaluation points']} evaluation points")
+    net = row["network"]
+    print(f"  Network A: s = {net['s']}, width {net['width']}, depth {net['depth']}, "
+          f"{net['nonzero parameters']} nonzero parameters")
+    print(f"  {'evaluator':<28}{'L2 error':>12}{'Linf error':>12}{'points/s':>12}")
+    names = [("network", "Network A (ReLU)"), ("interpolant", "interpolant (torch)"),
+             ("tasmanian", "Tasmanian evaluateBatch")]
+    for key, label in names:
+        if key in row:
+            r = row[key]
+            print(f"  {label:<28}{r['L2']:>12.4e}{r['Linf']:>12.4e}{r['points/s']:>12.3e}")
+    if "tasmanian" in row:
+        print(f"  same point set as Tasmanian: {row['tasmanian']['same point set']}; "
+              f"max |coefficient − surplus| = {row['tasmanian']['max |coefficient − surplus|']:.1e}")
+        print(f"  speed ratio network / Tasmanian = {row['network / tasmanian (speed)']:.3g}   "
+              f"(interpolant / Tasmanian = {row['interpolant / tasmanian (speed)']:.3g})")
+    print(f"  speed ratio network / interpolant = {row['network / interpolant (speed)']:.3g}")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", help="write the results as JSON here")
+    parser.add_argument("--points", type=int, default=100_000, help="evaluation points (default 1e5)")
+    parser.add_argument("--repeats", type=int, default=2, help="timed runs per evaluator (best is kept)")
+    parser.add_argument("--threads", type=int, default=None, help="torch threads (default: OMP_NUM_THREADS)")
+    args = parser.parse_args(argv)
+    if args.points < 1 or args.repeats < 1:
+        parser.error("--points and --repeats must be positive")
+    dev = book_device.setup(threads=args.threads)
+    peer = f"Tasmanian {Tasmanian.__version__}" if Tasmanian is not None else None
+    print(f"device {dev}, torch threads {torch.get_num_threads()}, "
+          f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}")
+    if peer is None:
+        print("peer missing: Tasmanian is not installed (pip install Tasmanian); "
+              "comparing Network A with the interpolant's own vectorised evaluation instead")
+    else:
+        print(f"peer: {peer}, rule localp-zero, order 1, depth n - 1")
+    rows = [run_case(d, level, args.points, args.repeats, dev) for d, level in CASES]
+    for row in rows:
+        print_case(row)
+    if args.out:
+        result = {"provenance": provenance(dev), "peer": peer, "torch threads": torch.get_num_threads(),
+                  "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS"), "cases": rows}
+        with open(args.out, "w", encoding="utf-8") as handle:
+            json.dump(result, handle, indent=1, ensure_ascii=False)
+        print(f"\nwritten {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

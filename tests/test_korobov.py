@@ -1,0 +1,587 @@
+"""Chapter 2 (nnproofs.korobov): bit extraction, the level-rate checks, Networks A and B, controls, claims."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nnproofs import ledger
+from nnproofs.gadgets import yarotsky_product
+from nnproofs.korobov import (
+    BAND,
+    MAX_BITS,
+    ReLUSparseGridNetwork,
+    _floor_stage,
+    band_profile,
+    basis_product_network,
+    basis_sum_target,
+    bit_extract,
+    check_bit_extraction,
+    check_relu_sparse_grid_network,
+    check_sparse_grid_levels,
+    check_super_approximation,
+    check_super_approximation_derivative,
+    clamped_product,
+    interpolant_without_level,
+    korobov_example,
+    pack_bits,
+    relu_sparse_grid_network,
+    super_approximation_network,
+    uniform_points,
+)
+from nnproofs.networks import architecture
+from nnproofs.sparsegrid import sparse_grid_interpolant
+
+
+def scaled_bubble(x):
+    """prod_i 4 x_i (1 - x_i): separable, polynomial."""
+    return (4 * x * (1 - x)).prod(1)
+
+
+def sine_product(x):
+    return torch.sin(math.pi * x).prod(1)
+
+
+def bubble_exp(x):
+    """prod_i 4 x_i (1 - x_i) * exp(x_1 + ... + x_d): not separable."""
+    return (4 * x * (1 - x)).prod(1) * torch.exp(x.sum(1))
+
+
+TARGETS = [scaled_bubble, sine_product, bubble_exp]
+
+
+def random_digits(n, bits, seed=0):
+    return torch.randint(0, 2, (n, bits), generator=torch.Generator().manual_seed(seed)).to(torch.float64)
+
+
+# ----------------------------------------------------------------------------------- bit extraction
+
+@pytest.mark.parametrize("bits", [8, 16, 32, 48, 53])
+def test_bit_extraction_is_exact_in_float64(bits):
+    digits = random_digits(20000, bits, seed=bits)
+    assert torch.equal(bit_extract(pack_bits(digits), bits), digits)
+
+
+@pytest.mark.parametrize("bits", [8, 16, 24])
+def test_bit_extraction_is_exact_in_float32_up_to_24_bits(bits):
+    digits = random_digits(20000, bits, seed=bits)
+    words = pack_bits(digits).to(torch.float32)
+    extracted = bit_extract(words, bits)
+    assert extracted.dtype == torch.float32 and torch.equal(extracted.double(), digits)
+
+
+def test_bit_extraction_edge_words():
+    for bits in (1, 24, 53):
+        words = torch.tensor([0.0, 0.5, 1 - 2.0**-bits], dtype=torch.float64)
+        expected = torch.stack([torch.zeros(bits), torch.eye(bits)[0], torch.ones(bits)]).double()
+        assert torch.equal(bit_extract(words, bits), expected)
+
+
+@given(st.lists(st.integers(0, 1), min_size=1, max_size=53))
+@settings(max_examples=200, deadline=None)
+def test_pack_then_extract_is_the_identity(digits):
+    row = torch.tensor([digits], dtype=torch.float64)
+    assert torch.equal(bit_extract(pack_bits(row), len(digits)), row)
+
+
+@pytest.mark.parametrize(("dtype", "bits"), [(torch.float64, 54), (torch.float64, 56),
+                                             (torch.float32, 25), (torch.float32, 26)])
+def test_words_longer_than_the_significand_are_refused(dtype, bits):
+    with pytest.raises(ValueError, match="bits"):
+        bit_extract(torch.zeros(4, dtype=dtype), bits)
+
+
+def test_why_56_bits_are_refused_float64_cannot_hold_them():
+    digits = random_digits(2000, 56, seed=56)
+    weights = torch.exp2(-torch.arange(1, 57, dtype=torch.float64))
+    words = digits @ weights  # rounded to 53 significant bits
+    exact = [sum(int(b) << (56 - j) for j, b in enumerate(row, start=1)) for row in digits.tolist()]
+    stored = [int(w * 2**56) for w in words.tolist()]
+    assert sum(a != b for a, b in zip(exact, stored)) > 1000  # most 56-bit words are not representable
+    with pytest.raises(ValueError, match="bits"):
+        bit_extract(words, 56)
+
+
+@pytest.mark.parametrize(("words", "bits", "error", "match"), [
+    (torch.tensor([1.0], dtype=torch.float64), 8, ValueError, "words"),
+    (torch.tensor([-0.25], dtype=torch.float64), 8, ValueError, "words"),
+    (torch.tensor([math.nan], dtype=torch.float64), 8, ValueError, "words"),
+    (torch.tensor([2.0**-9], dtype=torch.float64), 8, ValueError, "binary digits"),
+    (torch.tensor([0.1], dtype=torch.float64), 53, ValueError, "binary digits"),
+    (torch.tensor([0.5], dtype=torch.float64), 0, ValueError, "bits"),
+    (torch.tensor([0.5], dtype=torch.float64), 2.0, TypeError, "bits"),
+    (torch.tensor([[0.5]], dtype=torch.float64), 2, ValueError, "words"),
+    (torch.tensor([1], dtype=torch.int64), 2, TypeError, "words"),
+    ([0.5], 2, TypeError, "words"),
+])
+def test_bad_words_are_refused(words, bits, error, match):
+    with pytest.raises(error, match=match):
+        bit_extract(words, bits)
+
+
+def test_check_bit_extraction_and_its_float32_control():
+    assert check_bit_extraction([8, 16, 32, 53], words=5000).passed
+    control = check_bit_extraction([8, 16, 32, 53], words=5000, storage=torch.float32)
+    assert not control.passed
+    assert control.notes["wrong digits"][:2] == [0, 0] and min(control.notes["wrong digits"][2:]) > 0
+    assert MAX_BITS == {torch.float64: 53, torch.float32: 24}
+
+
+# ----------------------------------------------------------------------------- ReLU step gadgets
+
+@given(st.integers(0, 15), st.floats(0.0, 1.0 - 2.0**-20))
+@settings(max_examples=300, deadline=None)
+def test_floor_stage_is_exact_off_the_band(k, fraction):
+    x = torch.tensor([(k + fraction) / 16], dtype=torch.float64)
+    steps, residual = _floor_stage(x, 16)
+    assert steps.tolist()[0] == [1.0] * k + [0.0] * (15 - k)
+    assert float(residual) == 16 * float(x) - k
+
+
+def test_floor_stage_inside_a_band_stays_bounded():
+    x = torch.tensor([5 / 16 - 2.0**-52], dtype=torch.float64)  # within BAND / 16 = 2^-50 below the 6th boundary
+    steps, _ = _floor_stage(x, 16)
+    assert 0 < float(steps[0, 4]) < 1 and bool(((steps >= 0) & (steps <= 1)).all())
+
+
+ULP = 2.0**-52
+
+HAT = basis_product_network(1, 4)
+PRODUCT_TREE = basis_product_network(3, 6)
+
+
+@given(st.floats(-3.0, 3.0, allow_nan=False))
+@settings(max_examples=300, deadline=None)
+def test_one_dimensional_template_is_the_hat_to_rounding(t):
+    value = float(HAT(torch.tensor([[t]], dtype=torch.float64)))
+    assert abs(value - max(1.0 - abs(t), 0.0)) <= 4 * ULP  # rho(t+1) - 2 rho(t) + rho(t-1): a few roundings
+    if abs(t) >= 1 and (t + 1) - t == 1:  # off the support (and t +- 1 exact): exactly zero
+        assert value == 0.0
+
+
+@given(st.floats(0.0, 1.0), st.integers(1, 20))
+@settings(max_examples=200, deadline=None)
+def test_yarotsky_product_is_zero_preserving_to_rounding(a, s):
+    product = yarotsky_product(s)
+    values = product(torch.tensor([[a, 0.0], [0.0, a]], dtype=torch.float64))
+    assert values.abs().max().item() <= ULP  # zero in exact arithmetic; the squares' last bits may differ
+
+
+@pytest.mark.parametrize("s", [2, 8, 14, 20])
+def test_clamped_product_leaks_at_zero(s):
+    product = clamped_product(s)
+    a = uniform_points(200, 1, seed=s)
+    leak = product(torch.cat([a, torch.zeros_like(a)], 1)).abs().max().item()
+    assert 4.0 ** (-s - 2) <= leak <= 2.0 ** (-2 * s - 1)
+
+
+@given(st.lists(st.floats(-1.5, 1.5, allow_nan=False), min_size=3, max_size=3), st.integers(0, 2))
+@settings(max_examples=200, deadline=None)
+def test_basis_product_vanishes_off_its_support(t, j):
+    t[j] = 1.0 + abs(t[j])  # factor j is outside its support
+    assert abs(float(PRODUCT_TREE(torch.tensor([t], dtype=torch.float64)))) <= 16 * ULP  # hat(1 + eps): one rounding
+
+
+@pytest.mark.parametrize(("d", "s"), [(2, 4), (3, 6), (4, 5), (5, 3)])
+def test_basis_product_error_and_depth(d, s):
+    net = basis_product_network(d, s)
+    t = uniform_points(4000, d, seed=d) * 2 - 1
+    exact = (1 - t.abs()).prod(1)
+    assert float((net(t)[:, 0] - exact).abs().max()) <= (d - 1) * 4.0**-s
+    assert architecture(net).depth == 1 + math.ceil(math.log2(d)) * (s + 1)
+
+
+# --------------------------------------------------------------- sawtooth identity, sparse grids
+
+@pytest.mark.parametrize(("d", "level"), [(1, 8), (2, 6), (3, 4)])
+def test_sawtooth_identity_every_surplus_of_the_basis_sum_is_one(d, level):
+    """sum_{i odd} phi_{l,i} = g_l (Yarotsky's sawtooth): the interpolant of sum_l prod g_{l_j} has v = 1."""
+    interpolant = sparse_grid_interpolant(basis_sum_target(d, level), d=d, level=level)
+    assert torch.equal(interpolant.surpluses, torch.ones_like(interpolant.surpluses))
+
+
+@pytest.mark.parametrize("f", TARGETS)
+@pytest.mark.parametrize("norm", ["L2", "H1"])
+def test_level_rates_in_two_dimensions(f, norm):
+    check_sparse_grid_levels(f, d=2, levels=range(3, 10), norm=norm).assert_passed()
+
+
+@pytest.mark.parametrize("f", TARGETS)
+@pytest.mark.parametrize("norm", ["L2", "H1"])
+def test_level_rates_in_three_dimensions(f, norm):
+    check_sparse_grid_levels(f, d=3, levels=range(3, 9), norm=norm, samples=8000).assert_passed()
+
+
+@pytest.mark.parametrize("norm", ["L2", "Linf"])
+def test_level_rates_in_four_dimensions(norm):
+    check_sparse_grid_levels(bubble_exp, d=4, levels=range(3, 8), norm=norm, samples=5000).assert_passed()
+
+
+def test_level_rates_of_the_quadratic_basis():
+    check = check_sparse_grid_levels(sine_product, d=2, levels=range(4, 10), degree=2)
+    assert check.expected == 8.0
+    check.assert_passed()
+    check_sparse_grid_levels(sine_product, d=2, levels=range(4, 10), norm="H1", degree=2).assert_passed()
+
+
+def test_level_ratio_window_and_tolerance():
+    check = check_sparse_grid_levels(korobov_example(2), d=2, levels=[3, 5, 6, 7, 8], samples=4000)
+    ratios = check.notes["ratios per level"]
+    errors = check.notes["errors"]
+    assert ratios[0] == pytest.approx(math.sqrt(errors[0] / errors[1]))  # per level across a gap of two
+    assert check.measured == pytest.approx(sum(ratios[-3:]) / 3)
+    assert check.tolerance == pytest.approx(4 * (1 - 6 / 7) + 0.4)  # n0 = 6, d = 2
+
+
+@pytest.mark.parametrize(("d", "levels"), [(2, range(3, 10)), (3, range(3, 9)), (4, range(4, 8))])
+@pytest.mark.parametrize("f", TARGETS)
+def test_control_dropped_level_fails(d, levels, f):
+    check = check_sparse_grid_levels(f, d=d, levels=levels, build=interpolant_without_level, samples=4000)
+    assert not check.passed
+    assert check.measured < 1.5  # the error stalls at the dropped increment
+
+
+def test_dropped_level_control_zeroes_exactly_that_increment():
+    full = sparse_grid_interpolant(sine_product, d=3, level=4)
+    dropped = interpolant_without_level(sine_product, d=3, level=4, dropped=(1, 2, 1))
+    changed = dropped.surpluses != full.surpluses
+    assert bool((full.point_levels[changed] == torch.tensor([1, 2, 1])).all())
+    assert int(changed.sum()) == 2
+
+
+def test_target_gradient_falls_back_to_finite_differences():
+    numpy_target = lambda x: torch.from_numpy(scaled_bubble(x).detach().numpy())  # noqa: E731
+    a = check_sparse_grid_levels(numpy_target, d=2, levels=range(3, 8), norm="H1", samples=2000)
+    b = check_sparse_grid_levels(scaled_bubble, d=2, levels=range(3, 8), norm="H1", samples=2000)
+    assert a.y == pytest.approx(b.y, rel=1e-5)
+
+
+@pytest.mark.parametrize(("kwargs", "error", "match"), [
+    ({"d": 0, "levels": [2, 3]}, ValueError, "d"),
+    ({"d": 2, "levels": [3]}, ValueError, "levels"),
+    ({"d": 2, "levels": [4, 3]}, ValueError, "levels"),
+    ({"d": 2, "levels": [0, 3]}, ValueError, "levels"),
+    ({"d": 2, "levels": "345"}, TypeError, "levels"),
+    ({"d": 2, "levels": [2, 3], "norm": "L1"}, ValueError, "norm"),
+    ({"d": 2, "levels": [2, 3], "degree": 3}, ValueError, "degree"),
+    ({"d": 2, "levels": [2, 3], "samples": 0}, ValueError, "samples"),
+])
+def test_check_sparse_grid_levels_validation(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        check_sparse_grid_levels(sine_product, **kwargs)
+
+
+def test_check_refuses_targets_not_zero_on_the_boundary():
+    with pytest.raises(ValueError, match="boundary"):
+        check_sparse_grid_levels(lambda x: torch.exp(x.sum(1)), d=2, levels=[2, 3])
+
+
+# ------------------------------------------------------------------------------------- Network A
+
+@pytest.mark.parametrize(("d", "level", "s"), [(2, 3, 5), (3, 2, 4)])
+def test_network_a_explicit_sequential_matches(d, level, s):
+    interpolant = sparse_grid_interpolant(korobov_example(d), d=d, level=level)
+    network = relu_sparse_grid_network(interpolant, s=s)
+    sequential = network.to_sequential()
+    shape = architecture(sequential)
+    assert (shape.width, shape.depth, shape.nonzero_parameters) == (network.width, network.depth,
+                                                                   network.nonzero_parameters)
+    x = uniform_points(1000, d)
+    assert torch.allclose(sequential(x)[:, 0], network.dense(x), rtol=0, atol=1e-14)
+    assert network.zero_preserving
+    assert torch.allclose(network(x), network.dense(x), rtol=0, atol=1e-15)  # inactive copies: zeros up to rounding
+
+
+@pytest.mark.parametrize("f", TARGETS)
+@pytest.mark.parametrize(("d", "level"), [(2, 6), (3, 4), (4, 3)])
+def test_network_a_within_its_bound(f, d, level):
+    interpolant = sparse_grid_interpolant(f, d=d, level=level)
+    x = uniform_points(2000, d, seed=5)
+    reference = interpolant(x)
+    for s in (3, 6, 9):
+        network = relu_sparse_grid_network(interpolant, s=s)
+        assert network.zero_preserving
+        with torch.no_grad():
+            assert float((network(x) - reference).abs().max()) <= network.error_bound
+
+
+def test_network_a_is_exact_in_one_dimension():
+    interpolant = sparse_grid_interpolant(sine_product, d=1, level=8)
+    network = relu_sparse_grid_network(interpolant, s=1)
+    x = uniform_points(5000, 1)
+    assert network.error_bound <= 1e-13 and network.depth == 1  # round-off only
+    assert float((network(x) - interpolant(x)).abs().max()) <= 1e-15
+
+
+def test_check_network_a_and_its_control():
+    target = basis_sum_target(2, 5)
+    check_relu_sparse_grid_network(target, d=2, level=5, ss=[4, 7]).assert_passed()
+    control = check_relu_sparse_grid_network(target, d=2, level=5, ss=[4, 7], product=clamped_product)
+    assert not control.passed
+
+
+def test_control_non_zero_preserving_product_error_grows_with_the_grid():
+    s, x = 5, uniform_points(500, 2, seed=3)
+    ratio = {}
+    for product in (yarotsky_product, clamped_product):
+        ratio[product] = []
+        for level in (3, 5, 7):
+            interpolant = sparse_grid_interpolant(basis_sum_target(2, level), d=2, level=level)
+            network = relu_sparse_grid_network(interpolant, s=s, product=product)
+            with torch.no_grad():
+                ratio[product].append(float((network(x) - interpolant(x)).abs().max()) / network.error_bound)
+    assert not relu_sparse_grid_network(interpolant, s=s, product=clamped_product).zero_preserving
+    assert max(ratio[yarotsky_product]) <= 1.0
+    assert ratio[clamped_product][0] < ratio[clamped_product][1] < ratio[clamped_product][2]
+    assert ratio[clamped_product][-1] > 2.0
+
+
+@pytest.mark.parametrize(("kwargs", "error", "match"), [
+    ({"s": 0}, ValueError, "s"),
+    ({"s": 2.5}, TypeError, "s"),
+])
+def test_network_a_validation(kwargs, error, match):
+    interpolant = sparse_grid_interpolant(sine_product, d=2, level=3)
+    with pytest.raises(error, match=match):
+        relu_sparse_grid_network(interpolant, **kwargs)
+
+
+def test_network_a_refuses_other_inputs():
+    with pytest.raises(TypeError, match="interpolant"):
+        relu_sparse_grid_network(lambda x: x, s=3)
+    quadratic = sparse_grid_interpolant(sine_product, d=2, level=3, degree=2)
+    with pytest.raises(ValueError, match="degree"):
+        relu_sparse_grid_network(quadratic, s=3)
+    with pytest.raises(ValueError, match="d"):
+        check_relu_sparse_grid_network(sine_product, d=1, level=3, ss=[2, 3])
+    network = relu_sparse_grid_network(sparse_grid_interpolant(sine_product, d=2, level=3), s=3)
+    assert isinstance(network, ReLUSparseGridNetwork)
+    with pytest.raises(ValueError, match="x"):
+        network(torch.full((2, 2), 2.0, dtype=torch.float64))
+
+
+# ------------------------------------------------------------------------------------- Network B
+
+@pytest.mark.parametrize("f", [korobov_example(1), scaled_bubble, bubble_exp])
+def test_super_approximation_slope_m2(f):
+    check = check_super_approximation(f, m=2, WL=[(2, 2), (4, 4), (8, 8)], samples=2048)
+    check.assert_passed()
+    assert check.measured == pytest.approx(-4.0, abs=0.2)
+
+
+def test_super_approximation_slope_m3():
+    check_super_approximation(sine_product, m=3, WL=[(2, 2), (2, 4), (4, 4)], samples=2048).assert_passed()
+
+
+def test_super_approximation_control_fixed_bits():
+    control = check_super_approximation(sine_product, m=2, WL=[(2, 2), (4, 4), (8, 8)], coefficient_bits=12,
+                                        samples=1024)
+    assert not control.passed and control.measured > -3.0
+
+
+@pytest.mark.parametrize(("m", "W", "L"), [(2, 2, 4), (2, 4, 2), (3, 2, 2), (2, 1, 2), (2, 2, 1)])
+def test_network_b_follows_the_interpolant_off_the_bands(m, W, L):
+    network = super_approximation_network(bubble_exp, m=m, W=W, L=L)
+    x = uniform_points(3000, 1, seed=4)
+    with torch.no_grad():
+        values, in_band = network.evaluate(x)
+    assert not bool(in_band.any())
+    assert float((values - network.interpolant(x)).abs().max()) <= network.error_bound
+    cells = torch.arange(network.K + 1, dtype=torch.float64)[:, None] / network.K  # cell boundaries: exact
+    with torch.no_grad():
+        assert torch.allclose(network(cells), network.interpolant(cells), rtol=0, atol=network.error_bound)
+
+
+def test_network_b_inside_the_bands_is_bounded():
+    network = super_approximation_network(sine_product, m=2, W=4, L=4)
+    first = torch.arange(1, network.W, dtype=torch.float64) / network.W
+    near_zero = torch.arange(1, 8, dtype=torch.float64) / network.K  # float64 spacing there is below BAND / K
+    x = torch.cat([first - 0.5 * BAND / network.W,  # the first stage's bands (2^-48 wide)
+                   near_zero - 0.5 * BAND / network.K])[:, None]  # the last stage's bands (2^-54 wide)
+    with torch.no_grad():
+        values, in_band = network.evaluate(x)
+    assert bool(in_band.all())
+    assert float(values.abs().max()) <= network.clip_level
+
+
+def test_network_b_resources():
+    network = super_approximation_network(sine_product, m=2, W=4, L=4)
+    assert (network.K, network.level, network.J, network.s, network.P) == (256, 8, 24, 12, 48)
+    assert network.stored_bits == network.P * network.K
+    assert network.depth == 4 + 2 * 4 + 2 * 4 + 1 + 1 + network.s + 1
+    assert network.width >= 2 * network.W * network.P  # the gated products of one lookup block
+    assert network.nonzero_parameters > int((network.lookup != 0).sum())
+    bigger = super_approximation_network(sine_product, m=2, W=8, L=8)
+    assert bigger.stored_bits / network.stored_bits == pytest.approx(16 * 32 / 24)
+
+
+@pytest.mark.parametrize(("kwargs", "error", "match"), [
+    ({"m": 4, "WL": [(2, 2), (4, 4)]}, ValueError, "m"),
+    ({"m": 2, "WL": [(2, 2), (4, 4)], "d": 2}, ValueError, "d"),
+    ({"m": 2, "WL": [(2, 2), (4, 4)], "d": 0}, ValueError, "d"),
+    ({"m": 2, "WL": [(3, 2), (4, 4)]}, ValueError, "W"),
+    ({"m": 2, "WL": [(0, 2), (4, 4)]}, ValueError, "W"),
+    ({"m": 2, "WL": [(2, -1), (4, 4)]}, ValueError, "L"),
+    ({"m": 2, "WL": [(2, 2), (2, 2)]}, ValueError, "WL"),
+    ({"m": 2, "WL": [(1, 1), (2, 2)]}, ValueError, "W"),
+    ({"m": 2, "WL": [2, 4]}, TypeError, "WL"),
+    ({"m": 2, "WL": [(128, 1), (2, 2)]}, ValueError, "W"),
+    ({"m": 2, "WL": [(2, 2), (4, 4)], "p": 3}, ValueError, "p"),
+    ({"m": 2, "WL": [(2, 2), (4, 4)], "p": True}, ValueError, "p"),
+])
+def test_check_super_approximation_validation(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        check_super_approximation(sine_product, **kwargs)
+
+
+def test_network_b_validation():
+    with pytest.raises(ValueError, match="L"):
+        super_approximation_network(sine_product, m=2, W=1, L=64)
+    with pytest.raises(ValueError, match="coefficient_bits"):
+        super_approximation_network(sine_product, m=2, W=2, L=2, coefficient_bits=60)
+    with pytest.raises(ValueError, match="boundary"):
+        super_approximation_network(lambda x: x[:, 0], m=2, W=2, L=2)
+    network = super_approximation_network(sine_product, m=2, W=2, L=2)
+    with pytest.raises(ValueError, match="x"):
+        network(torch.zeros(3, 2, dtype=torch.float64))
+
+
+# ----------------------------------------------------------------------------------------- claims
+
+def test_claims_are_registered_with_controls():
+    keys = {c.key: c for c in ledger.claims() if c.chapter == "book/02_korobov"}
+    assert {"korobov/super-m2", "korobov/sparse-grid-L2-d3", "korobov/bit-extraction"} <= set(keys)
+    assert {c.label for c in keys.values()} == {"thm-korobov-super", "thm-korobov-sobolev", "thm-sparse-grid-interp",
+                                               "lem-bit-extraction"}
+    assert sum(c.control for c in keys.values()) == 5
+
+
+def test_quadratic_basis_reproducing_the_target_has_no_rate():
+    check = check_sparse_grid_levels(scaled_bubble, d=2, levels=range(3, 7), degree=2, samples=2000)
+    assert not check.passed
+    assert not check.requirements["every error is resolved above round-off (> 100·2^-52·max|f|)"]
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
+def test_cuda_matches_cpu():
+    digits = random_digits(5000, 53)
+    assert torch.equal(bit_extract(pack_bits(digits).cuda(), 53).cpu(), digits)
+    x2 = uniform_points(3000, 2, device="cpu")
+    network_a = relu_sparse_grid_network(sparse_grid_interpolant(bubble_exp, d=2, level=6), s=8)
+    with torch.no_grad():
+        assert torch.allclose(network_a(x2.cuda()).cpu(), network_a(x2), rtol=1e-10, atol=1e-15)
+    x1 = uniform_points(3000, 1, device="cpu")
+    network_b = super_approximation_network(sine_product, m=3, W=4, L=4)
+    with torch.no_grad():
+        on_cuda = network_b.to("cuda")(x1.cuda()).cpu()
+        on_cpu = network_b.to("cpu")(x1)
+    assert torch.allclose(on_cuda, on_cpu, rtol=1e-10, atol=1e-15)
+
+
+def test_super_approximation_of_a_reproduced_target_has_no_rate():
+    check = check_super_approximation(scaled_bubble, m=3, WL=[(2, 2), (4, 4)], samples=1024)
+    assert not check.passed
+    assert not check.requirements["the interpolant's error is resolved above round-off (> 100·2^-52·max|f|)"]
+
+
+# ------------------------------------------------------------------------- derivatives (W^1, H^1)
+
+def test_network_a_gradient_approaches_the_interpolant_like_two_to_the_minus_s():
+    interpolant = sparse_grid_interpolant(bubble_exp, d=2, level=5)
+    x = uniform_points(2000, 2, seed=6)
+    reference = interpolant.gradient(x)
+    distance = []
+    for s in (4, 6, 8):
+        gradient = relu_sparse_grid_network(interpolant, s=s).gradient(x)
+        assert gradient.shape == (2000, 2)
+        distance.append(float((gradient - reference).pow(2).sum(1).mean().sqrt()))
+    assert distance[0] / distance[1] == pytest.approx(4.0, rel=0.1)  # 2^-s: halved per unit of s
+    assert distance[1] / distance[2] == pytest.approx(4.0, rel=0.1)
+
+
+def test_network_a_gradient_in_one_dimension_is_the_interpolant_gradient():
+    interpolant = sparse_grid_interpolant(sine_product, d=1, level=6)
+    x = uniform_points(1000, 1, seed=8)
+    network = relu_sparse_grid_network(interpolant, s=1)
+    assert torch.allclose(network.gradient(x), interpolant.gradient(x), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("f", [korobov_example(1), bubble_exp, sine_product])
+@pytest.mark.parametrize("m", [2, 3])
+def test_network_b_derivative_off_the_bands(f, m):
+    check = check_super_approximation_derivative(f, m=m, WL=[(2, 2), (2, 4), (4, 4)], samples=1024)
+    check.assert_passed()
+    variation = check.notes["variation of Φ over the bands"]
+    assert variation[0] < variation[1] < variation[2]  # grows with K: no W^1_p rate from Network B alone
+
+
+def test_network_b_derivative_control_shallow_products():
+    control = check_super_approximation_derivative(sine_product, m=3, WL=[(2, 2), (4, 4), (8, 8)], products="Lp",
+                                                   samples=1024)
+    assert not control.passed and control.measured > -3.8
+    assert check_super_approximation_derivative(sine_product, m=2, WL=[(2, 2), (4, 4)], products="Lp",
+                                                samples=512).passed  # for m = 2 both depths are n + 4
+
+
+def test_band_profile_inside_the_bands():
+    network = super_approximation_network(sine_product, m=2, W=2, L=4)
+    profile = band_profile(network, sine_product, boundaries=1000, samples=9)
+    assert profile.boundaries == network.K - 1  # all of them
+    assert profile.sup_error <= network.clip_level + 1.0  # bounded by the clip (and |f| <= 1)
+    assert profile.variation > 1.0 and profile.target_variation < 1e-6
+    assert profile.max_slope > 1e9  # of order 1/delta
+    assert profile.band_measure <= 4 * BAND
+    sampled = band_profile(network, sine_product, boundaries=7, samples=9)
+    assert sampled.boundaries == 7 and sampled.variation == pytest.approx(profile.variation, rel=0.5)
+
+
+@pytest.mark.parametrize(("kwargs", "error", "match"), [
+    ({"m": 2, "WL": [(2, 2), (4, 4)], "products": "L2"}, ValueError, "products"),
+    ({"m": 5, "WL": [(2, 2), (4, 4)]}, ValueError, "m"),
+    ({"m": 2, "WL": [(2, 2), (2, 2)]}, ValueError, "WL"),
+    ({"m": 2, "WL": [(2, 2), (4, 4)], "samples": 0}, ValueError, "samples"),
+])
+def test_check_super_approximation_derivative_validation(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        check_super_approximation_derivative(sine_product, **kwargs)
+
+
+def test_band_profile_validation():
+    network = super_approximation_network(sine_product, m=2, W=2, L=2)
+    with pytest.raises(TypeError, match="network"):
+        band_profile(lambda x: x, sine_product)
+    with pytest.raises(TypeError, match="f"):
+        band_profile(network, 3.0)
+    with pytest.raises(ValueError, match="samples"):
+        band_profile(network, sine_product, samples=1)
+    with pytest.raises(ValueError, match="boundaries"):
+        band_profile(network, sine_product, boundaries=0)
+
+
+def test_super_approximation_error_includes_the_bands():
+    check = check_super_approximation(sine_product, m=2, WL=[(2, 2), (4, 4)], samples=1024, p=2)
+    check.assert_passed()
+    shares = check.notes["share of the bands in the error^p"]
+    assert all(0 < share < 0.5 for share in shares)  # present, and small: delta = 2^-46
+    assert check.y[0] ** 2 == pytest.approx(check.notes["L2 error"][0] ** 2)
+    l1 = check_super_approximation(sine_product, m=2, WL=[(2, 2), (4, 4)], samples=1024)
+    assert l1.quantity.startswith("slope of the L1 error") and l1.passed
+
+
+def test_super_approximation_in_l2_fails_where_float64_bands_dominate():
+    """m = 3, p = 2 at WL = 64: (WL)^(-12) is below what bands of width 2^-46 contribute, delta^(1/2)."""
+    check = check_super_approximation(sine_product, m=3, WL=[(4, 4), (8, 8)], samples=1024, p=2)
+    assert not check.passed
+    assert not check.requirements["the bands contribute at most 0.5 of the error^p at every size"]
+
+
+def test_band_error_integral_scales_with_the_band_width():
+    network = super_approximation_network(sine_product, m=2, W=2, L=2)
+    profile = band_profile(network, sine_product, boundaries=15, samples=17)
+    assert 0 < profile.error_integrals[1] <= (network.clip_level + 1) * profile.band_measure
+    assert 0 < profile.error_integrals[2] <= (network.clip_level + 1) ** 2 * profile.band_measure
