@@ -53,6 +53,8 @@ benchmarks: $(STAMP)
 	mkdir -p benchmarks/results
 	$(BIN)/python benchmarks/forward_throughput.py --out benchmarks/results/forward_throughput.json
 	$(BIN)/python benchmarks/barrier_paths.py --out benchmarks/results/barrier_paths.json
+	$(BIN)/python benchmarks/smooth_throughput.py --out benchmarks/results/smooth_throughput.json
+	$(BIN)/python benchmarks/representation_sampling.py --out benchmarks/results/representation_sampling.json
 	$(BIN)/python benchmarks/korobov_vs_tasmanian.py --out benchmarks/results/korobov_vs_tasmanian.json
 
 clean:

@@ -9,8 +9,19 @@ Modules (one concept each):
 * :mod:`nnproofs.gadgets`  -- hats, Yarotsky's tooth, sawtooth, square and product;
 * :mod:`nnproofs.pieces`   -- exact linear pieces of 1-D ReLU networks;
 * :mod:`nnproofs.measure`  -- non-dyadic grids and sup-norm errors;
-* :mod:`nnproofs.squaring` -- the prelude's check of Yarotsky's theorem;
+* :mod:`nnproofs.book`     -- glueing computed numbers into the prose;
 * :mod:`nnproofs.ledger`   -- the registry of every claim of the book.
+
+One module (or a small family) per chapter, each exposing ``check_*`` functions and registering
+its claims with the ledger:
+
+* :mod:`nnproofs.squaring`       -- prelude: Yarotsky's ReLU square;
+* :mod:`nnproofs.smooth`         -- chapter 1: constant depth with smooth activations
+  (``smooth_gadgets``, ``smooth_network``, ``smooth_training``);
+* :mod:`nnproofs.korobov`        -- chapter 2: super-approximation of Korobov functions (``sparsegrid``);
+* :mod:`nnproofs.representation` -- chapter 3: sharpened ReLU integral representations
+  (``representation_symbolic``);
+* :mod:`nnproofs.barrier`        -- chapter 4: constructive low-loss paths and barrier decay.
 """
 
 __version__ = "0.1.0"

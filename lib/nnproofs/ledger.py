@@ -27,7 +27,13 @@ import torch
 
 from .rates import RateCheck
 
-CHAPTER_MODULES = ("nnproofs.squaring", "nnproofs.korobov", "nnproofs.barrier")
+CHAPTER_MODULES = (
+    "nnproofs.squaring",
+    "nnproofs.smooth",
+    "nnproofs.korobov",
+    "nnproofs.representation",
+    "nnproofs.barrier",
+)
 _CLAIMS: dict[str, Claim] = {}
 
 

@@ -1,0 +1,88 @@
+"""Sampling and evaluating sharpened-representation networks, side by side with the machine's matmul rate.
+
+For each width n the chapter's polynomial (degrees 1..4, d variables, inputs on the sphere) is turned
+into a width-n network by ``SharpenedRepresentation.sample`` and evaluated at a batch of points, and
+in the same process, on the same device, a dense float64 matmul with the same FLOP count is timed
+(forward FLOPs: 2·d·n per point for the first layer, n for the ReLU-free output sum counted as 2·n).
+Printed and written as ratios (network rate / matmul rate), which are stable where absolute times are
+not. The representation's set-up (sympy heat flow, M_k estimates) is timed separately: it is paid once
+per polynomial. Run: ``python benchmarks/representation_sampling.py --out results.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+import torch
+
+from nnproofs import device as book_device
+from nnproofs import representation as rep
+from nnproofs.ledger import provenance
+
+CHUNK = 1024  # points per forward chunk: the hidden activations of width 1e5 stay below 1 GB
+
+
+def best_time(fn, device: torch.device, repeats: int = 3) -> float:
+    """Best wall time of ``fn()`` over ``repeats`` runs after one warm-up (synchronising on CUDA)."""
+    fn()
+    times = []
+    for _ in range(repeats):
+        if device.type == "cuda":
+            torch.cuda.synchronize(device)
+        start = time.perf_counter()
+        fn()
+        if device.type == "cuda":
+            torch.cuda.synchronize(device)
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def evaluate(net: torch.nn.Module, x: torch.Tensor) -> torch.Tensor:
+    """``net(x)`` in chunks of ``CHUNK`` points."""
+    with torch.no_grad():
+        return torch.cat([net(x[i : i + CHUNK]) for i in range(0, x.shape[0], CHUNK)])
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", help="write the results as JSON here")
+    args = parser.parse_args(argv)
+    dev = book_device.setup()
+    d = book_device.sizes(ci=10, full=50)
+    points = book_device.sizes(ci=2_000, full=10_000)
+    widths = book_device.sizes(ci=(1_000, 10_000, 20_000), full=(1_000, 10_000, 100_000))
+    start = time.perf_counter()
+    poly, variables = rep.default_target(d)
+    representation = rep.sharpened_representation(poly, variables, device=dev)
+    setup_s = time.perf_counter() - start
+    generator = torch.Generator(device=dev).manual_seed(0)
+    x = rep.sample_inputs(points, d, "sphere", generator=generator)
+    rows = []
+    print(f"device {dev}, d = {d}, {points} points; set-up of the representation {setup_s:.2f} s")
+    for n in widths:
+        t_sample = best_time(lambda: representation.sample(n, generator=generator), dev)
+        net = representation.sample(n, generator=generator)
+        t_eval = best_time(lambda: evaluate(net, x), dev)
+        flops = 2.0 * points * n * (d + 1)
+        side = max(64, int(round((flops / 2) ** (1 / 3))))  # a side^3 matmul has 2 side^3 FLOPs
+        a = torch.rand(side, side, dtype=torch.float64, device=dev)
+        t_matmul = best_time(lambda: a @ a, dev) * flops / (2 * side**3)
+        rmse = float(((evaluate(net, x).reshape(-1) - representation.target(x)) ** 2).mean().sqrt())
+        row = {"width": n, "points": points, "d": d, "sample_s": t_sample, "evaluate_s": t_eval,
+               "forward_gflops": flops / t_eval / 1e9, "forward_over_matmul_rate": t_matmul / t_eval,
+               "sample_over_evaluate": t_sample / t_eval, "rms_error": rmse,
+               "predicted_rms": representation.predicted_mse(n) ** 0.5}
+        rows.append(row)
+        print(f"n={n:7d}  sample {t_sample:8.4f} s  evaluate {t_eval:8.4f} s  ({row['forward_gflops']:7.2f} GFLOP/s,"
+              f" x{row['forward_over_matmul_rate']:5.3f} of dense matmul)  RMS {rmse:.3g} (predicted {row['predicted_rms']:.3g})")
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as handle:
+            json.dump({"provenance": provenance(dev), "setup_s": setup_s, "representation_sampling": rows}, handle, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

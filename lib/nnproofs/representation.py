@@ -1,0 +1,721 @@
+"""Chapter 3: the sharpened ReLU integral representation of polynomials, sampled and checked.
+
+For :math:`f = f_0 + \\sum_{k=1}^K f_k` (:math:`f_k` homogeneous of degree :math:`k`) and :math:`\\sigma > 0`
+the *sharpened representation* (``thm-sharpened`` in ``book/03_sharpened_representation``, our explicit
+form) holds for every :math:`x \\in \\mathbb R^d`:
+
+.. math::
+   f(x) = f_0 + E\\big[u_1(W)\\rho(\\langle W, x\\rangle)\\big] + \\sum_{k \\ge 2} E\\big[u_k(W, S_k)\\,\\rho(\\langle W, x\\rangle - S_k)\\big],
+
+with :math:`W \\sim N(0, \\sigma^2 I_d)`, :math:`S_k \\sim p_k = \\beta\\chi_{k-1}` independent of :math:`W`,
+:math:`q_k = e^{-\\sigma^2\\Delta/2} f_k` (backward heat flow), :math:`u_1(w) = 2 f_1(w)/\\sigma^2` and
+:math:`u_k(w, s) = 2 q_k(w) s^{k-2} / ((k-2)!\\,\\sigma^{2k} p_k(s))`. Every bias :math:`-S_k` is :math:`\\le 0`.
+
+The width-:math:`n` network (``thm-monte-carlo``) draws a degree :math:`k` with probability :math:`\\pi_k`,
+then :math:`(W, S_k)`, and averages :math:`u_k/\\pi_k \\cdot \\rho(\\langle W, x\\rangle - S_k)`. Its exact
+mean-square error in :math:`L^2(D)` is
+
+.. math:: E\\|f_n - f\\|^2_{L^2(D)} = \\Big(\\sum_k M_k/\\pi_k - \\|f - f_0\\|^2_{L^2(D)}\\Big)/n,
+          \\qquad M_k = E_{x\\sim D}E[u_k^2\\rho(\\langle W, x\\rangle - S_k)^2],
+
+which for :math:`\\pi_k \\propto \\sqrt{M_k}` is :math:`((\\sum_k\\sqrt{M_k})^2 - \\|f-f_0\\|^2)/n`.
+:math:`M_k` is estimated by Monte Carlo over :math:`(x, W)` with the :math:`S`-integral done by
+Gauss–Legendre quadrature: :math:`M_k = 4 E[q_k(W)^2 G_k(\\langle x, W\\rangle)]/((k-2)!^2\\sigma^{4k})`,
+:math:`G_k(t) = \\int_0^{t_+} s^{2k-4}(t-s)^2/p_k(s)\\,ds`.
+
+The symbolic algebra (Fischer norm, heat flow, harmonic decomposition, :math:`T_\\mu`) lives in
+:mod:`nnproofs.representation_symbolic`.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import sympy
+import torch
+from scipy import integrate, special
+from torch import nn
+
+from . import device as book_device
+from . import representation_symbolic as sym
+from .ledger import claim
+from .networks import relu_network
+from .rates import RateCheck, rate_check
+from .validate import finite_real, positive_int
+
+CHAPTER = "book/03_sharpened_representation"
+INPUTS = ("sphere", "ball")
+SLOPE_TOL = 0.12  # RMS slope −1/2 ± 0.12: the notes' 20-replicate fits spread over −0.46..−0.57 for d = 2..50
+RATIO_RANGE = (0.5, 2.0)  # replicate-averaged MSE·n / prediction at n >= RATIO_MIN_N, 20 replicates (notes §4.3)
+RATIO_MIN_N = 1000  # below this the heavy tails of u ∝ exp(S²/(2β²)) make 20-replicate averages erratic
+BETA_OVER_SIGMA = 2.0  # bias scale β = 2σ: M_k < ∞ needs β > σ on the sphere; 2σ leaves the MSE estimator finite variance
+QUAD_NODES = 48  # Gauss–Legendre nodes for G_k on [0, t]; the integrand is smooth, 48 nodes reach round-off for t <= 10
+M_SAMPLES = 200_000  # (x, W) pairs for each M_k: relative standard error <= 2% for k <= 4 (measured across seeds)
+_LEGENDRE = np.polynomial.legendre.leggauss(QUAD_NODES)
+EIGEN_RTOL = 1e-10  # Funk–Hecke quadrature (QUADPACK with algebraic weight) against the exact Gamma ratio
+
+
+def fischer_norm(poly, variables) -> float:
+    """:math:`\\|f\\|_F = (\\sum_\\alpha \\alpha!\\, f_\\alpha^2)^{1/2}` (``def-fischer``), as a float."""
+    return math.sqrt(float(sym.fischer_inner(poly, poly, variables)))
+
+
+class _TorchPolynomial:
+    """A sympy polynomial evaluated on a ``(N, d)`` tensor, term by term (cheap for sparse polynomials in high d)."""
+
+    def __init__(self, poly: sympy.Poly):
+        self.terms = [(float(c), [(i, a) for i, a in enumerate(m) if a]) for m, c in poly.terms()]
+
+    def __call__(self, x: torch.Tensor) -> torch.Tensor:
+        out = torch.zeros(x.shape[0], dtype=x.dtype, device=x.device)
+        for coeff, factors in self.terms:
+            term = torch.full_like(out, coeff)
+            for i, a in factors:
+                term = term * x[:, i] ** a
+            out = out + term
+        return out
+
+
+def _validate_inputs(inputs) -> str:
+    if inputs not in INPUTS:
+        raise ValueError(f"inputs must be one of {INPUTS}, got {inputs!r}")
+    return inputs
+
+
+def sample_inputs(n: int, d: int, inputs: str = "sphere", *, generator: torch.Generator | None = None,
+                  device=None) -> torch.Tensor:
+    """``n`` points of :math:`D`: uniform on :math:`S^{d-1}` (``"sphere"``) or on the unit ball (``"ball"``), float64 ``(n, d)``."""
+    n, d, inputs = positive_int("n", n), positive_int("d", d), _validate_inputs(inputs)
+    device = generator.device if generator is not None else (device or book_device.device())
+    g = torch.randn(n, d, dtype=torch.float64, device=device, generator=generator)
+    x = g / g.norm(dim=1, keepdim=True)
+    if inputs == "ball":
+        x = x * torch.rand(n, 1, dtype=torch.float64, device=device, generator=generator) ** (1.0 / d)
+    return x
+
+
+def _bias_normaliser(k: int, beta: float) -> float:
+    """:math:`1/p_k(s)` without its :math:`s`-dependence: :math:`p_k(s) = s^{k-2}e^{-s^2/(2\\beta^2)}/C`, :math:`C = \\beta^{k-1}2^{(k-3)/2}\\Gamma((k-1)/2)`."""
+    return beta ** (k - 1) * 2.0 ** ((k - 3) / 2) * math.gamma((k - 1) / 2)
+
+
+def relu_square_integral(k: int, t: torch.Tensor, beta: float) -> torch.Tensor:
+    """:math:`G_k(t) = \\int_0^{t_+} s^{2k-4}(t-s)^2/p_k(s)\\,ds = C\\,t_+^{k+1}\\int_0^1 y^{k-2}(1-y)^2 e^{t^2y^2/(2\\beta^2)}dy`
+    for :math:`p_k = \\beta\\chi_{k-1}` (:math:`k \\ge 2`), by Gauss–Legendre in :math:`y`; for :math:`k = 1`, :math:`G_1(t) = t_+^2`."""
+    tp = t.clamp(min=0)
+    if k == 1:
+        return tp**2
+    nodes, weights = _LEGENDRE
+    y = torch.as_tensor((nodes + 1) / 2, dtype=t.dtype, device=t.device)
+    w = torch.as_tensor(weights / 2, dtype=t.dtype, device=t.device)
+    integrand = y ** (k - 2) * (1 - y) ** 2 * torch.exp(tp[:, None] ** 2 * y**2 / (2 * beta**2))
+    return _bias_normaliser(k, beta) * tp ** (k + 1) * (integrand * w).sum(dim=1)
+
+
+@dataclass
+class SharpenedRepresentation:
+    """The sharpened representation of a polynomial (``thm-sharpened``) and its width-``n`` Monte Carlo networks.
+
+    ``kernels[k]`` is :math:`q_k = e^{-\\sigma^2\\Delta/2} f_k` for :math:`k \\ge 2` and :math:`f_1` for
+    :math:`k = 1`; ``bias_sign = -1`` gives neurons :math:`\\rho(\\langle W, x\\rangle - S)` (``+1`` is the wrong-sign
+    control: it changes only :meth:`sample`; :math:`M_k`, :math:`\\pi_k` and the prediction stay those of the correct
+    construction, since with bias :math:`+S` and :math:`u \\propto e^{S^2/(2\\beta^2)}` the second moment is infinite). The mixture weights
+    ``weights[k]`` :math:`= \\pi_k \\propto \\sqrt{M_k}` are computed for the input law ``inputs``.
+    """
+
+    variables: tuple[sympy.Symbol, ...]
+    sigma: float
+    beta: float
+    constant: float
+    parts: dict[int, sympy.Expr]
+    kernels: dict[int, sympy.Expr]
+    inputs: str = "sphere"
+    bias_sign: float = -1.0
+    device: torch.device = field(default_factory=book_device.device)
+    weights: dict[int, float] = field(init=False)
+    _m_cache: dict[str, object] = field(init=False, default_factory=dict)
+
+    def __post_init__(self):
+        self._kernel_eval = {k: _TorchPolynomial(sympy.Poly(q, *self.variables)) for k, q in self.kernels.items()}
+        m = self.second_moments(self.inputs)
+        total = sum(math.sqrt(v) for v in m.values())
+        self.weights = {k: math.sqrt(v) / total for k, v in m.items()} if total > 0 else {}
+
+    @property
+    def dimension(self) -> int:
+        """The input dimension :math:`d` (the number of variables)."""
+        return len(self.variables)
+
+    def output_weight(self, k: int, w: torch.Tensor, s: torch.Tensor) -> torch.Tensor:
+        """:math:`u_1(w) = 2f_1(w)/\\sigma^2`; :math:`u_k(w,s) = 2q_k(w)s^{k-2}/((k-2)!\\sigma^{2k}p_k(s)) = 2q_k(w)Ce^{s^2/(2\\beta^2)}/((k-2)!\\sigma^{2k})`."""
+        q = self._kernel_eval[k](w)
+        if k == 1:
+            return 2 * q / self.sigma**2
+        scale = 2 * _bias_normaliser(k, self.beta) / (math.factorial(k - 2) * self.sigma ** (2 * k))
+        return scale * q * torch.exp(s**2 / (2 * self.beta**2))
+
+    def sample(self, n: int, *, generator: torch.Generator | None = None) -> nn.Sequential:
+        """A width-``n`` ReLU network :math:`f_n(x) = f_0 + \\frac1n\\sum_i u_{k_i}(W_i,S_i)/\\pi_{k_i}\\,\\rho(\\langle W_i,x\\rangle - S_i)`,
+        as ``Sequential(Linear(d, n), ReLU, Linear(n, 1))`` in float64 on the generator's device."""
+        n = positive_int("n", n)
+        if generator is not None and not isinstance(generator, torch.Generator):
+            raise TypeError(f"generator must be a torch.Generator or None, got {type(generator).__name__}")
+        dev = generator.device if generator is not None else self.device
+        d = self.dimension
+        W = torch.zeros(n, d, dtype=torch.float64, device=dev)
+        S = torch.zeros(n, dtype=torch.float64, device=dev)
+        U = torch.zeros(n, dtype=torch.float64, device=dev)
+        if self.weights:
+            degrees = sorted(self.weights)
+            probs = torch.tensor([self.weights[k] for k in degrees], dtype=torch.float64, device=dev)
+            which = torch.multinomial(probs, n, replacement=True, generator=generator)
+            W = self.sigma * torch.randn(n, d, dtype=torch.float64, device=dev, generator=generator)
+            chi = torch.randn(n, max(degrees) - 1 if max(degrees) > 1 else 1, dtype=torch.float64, device=dev,
+                              generator=generator)
+            for index, k in enumerate(degrees):
+                mask = which == index
+                if k >= 2:
+                    S[mask] = self.beta * chi[mask, : k - 1].norm(dim=1)
+                U[mask] = self.output_weight(k, W[mask], S[mask]) / self.weights[k]
+        return relu_network([(W, self.bias_sign * S), (U[None, :] / n, torch.tensor([self.constant], dtype=torch.float64, device=dev))])
+
+    def second_moments(self, inputs: str = "sphere", *, samples: int = M_SAMPLES, seed: int = 0) -> dict[int, float]:
+        """:math:`M_k = E_{x\\sim D}E_{W,S}[u_k^2\\rho(\\langle W,x\\rangle - S)^2] = 4E[q_k(W)^2G_k(\\langle x,W\\rangle)]/((k-2)!^2\\sigma^{4k})`
+        (:math:`k=1`: :math:`4E[f_1(W)^2\\langle x,W\\rangle_+^2]/\\sigma^4`), by Monte Carlo over ``samples`` pairs :math:`(x, W)`
+        with a fixed ``seed`` (the :math:`S`-integral exact up to quadrature round-off). Cached per ``inputs``."""
+        _validate_inputs(inputs)
+        key = f"{inputs}/{samples}/{seed}"
+        if key not in self._m_cache:
+            g = torch.Generator(device=self.device).manual_seed(seed)
+            moments, errors = {}, {}
+            x = sample_inputs(samples, self.dimension, inputs, generator=g)  # one sample of (x, W) serves every degree
+            w = self.sigma * torch.randn(samples, self.dimension, dtype=torch.float64, device=self.device, generator=g)
+            t = (x * w).sum(dim=1)
+            for k in sorted(self.kernels):
+                q = self._kernel_eval[k](w)
+                scale = 4 / (math.factorial(max(k - 2, 0)) ** 2 * self.sigma ** (4 * k)) if k >= 2 else 4 / self.sigma**4
+                values = scale * q**2 * relu_square_integral(k, t, self.beta)
+                moments[k] = float(values.mean())
+                errors[k] = float(values.std() / math.sqrt(samples))
+            self._m_cache[key] = moments
+            self._m_cache["stderr/" + key] = errors
+        return dict(self._m_cache[key])
+
+    def second_moment_stderr(self, inputs: str = "sphere", *, samples: int = M_SAMPLES, seed: int = 0) -> dict[int, float]:
+        """The Monte Carlo standard error of each :meth:`second_moments` estimate (sample standard deviation over :math:`\\sqrt{\\text{samples}}`)."""
+        self.second_moments(inputs, samples=samples, seed=seed)
+        return dict(self._m_cache[f"stderr/{inputs}/{samples}/{seed}"])
+
+    def target_variance(self, inputs: str = "sphere") -> float:
+        """:math:`\\|f - f_0\\|^2_{L^2(D)}`, exact by sphere/ball moments (:mod:`nnproofs.representation_symbolic`). Cached per ``inputs``."""
+        key = f"variance/{_validate_inputs(inputs)}"
+        if key not in self._m_cache:
+            terms = sympy.Poly(sum(self.parts.values(), sympy.Integer(0)), *self.variables).terms()
+            square: dict[tuple[int, ...], sympy.Expr] = {}  # sparse product: dense sympy Polys are slow in high d
+            for ma, ca in terms:
+                for mb, cb in terms:
+                    m = tuple(a + b for a, b in zip(ma, mb))
+                    square[m] = square.get(m, 0) + ca * cb
+            self._m_cache[key] = float(sum(c * sym.moment(m, inputs) for m, c in square.items()))
+        return self._m_cache[key]
+
+    def predicted_mse(self, n: int, inputs: str = "sphere") -> float:
+        """Exact :math:`E\\|f_n - f\\|^2_{L^2(D)} = (\\sum_k M_k/\\pi_k - \\|f - f_0\\|^2_{L^2(D)})/n` (``thm-monte-carlo``),
+        with :math:`M_k` estimated under ``inputs`` and the representation's mixture weights :math:`\\pi_k`."""
+        n = positive_int("n", n)
+        m = self.second_moments(_validate_inputs(inputs))
+        return (sum(m[k] / self.weights[k] for k in self.weights) - self.target_variance(inputs)) / n
+
+    def constants(self, inputs: str = "sphere") -> dict[int, dict[str, float]]:
+        """Per degree ``k``: ``sqrt_M`` :math:`=\\sqrt{M_k}`, ``fischer_norm`` :math:`\\|f_k\\|_F`, ``ratio`` :math:`\\sqrt{M_k}/\\|f_k\\|_F`,
+        ``ceiling`` (our dimension-free :math:`C_k`, :func:`dimension_free_constant`), ``limit`` (:math:`C_k^\\infty`) and ``weight`` :math:`\\pi_k`."""
+        m = self.second_moments(_validate_inputs(inputs))
+        out = {}
+        for k, part in self.parts.items():
+            norm = fischer_norm(part, self.variables)
+            out[k] = {"sqrt_M": math.sqrt(m[k]), "fischer_norm": norm, "ratio": math.sqrt(m[k]) / norm,
+                      "ceiling": dimension_free_constant(k, sigma=self.sigma, beta=self.beta),
+                      "limit": dimension_free_limit(k, sigma=self.sigma, beta=self.beta),
+                      "weight": self.weights.get(k, 0.0)}
+        return out
+
+    def rms_bound(self, inputs: str = "sphere") -> float:
+        """:math:`B = \\sum_k \\sqrt{M_k}`: some width-``n`` network has :math:`\\|f_n - f\\|_{L^2(D)} \\le B/\\sqrt n`."""
+        return sum(math.sqrt(v) for v in self.second_moments(_validate_inputs(inputs)).values())
+
+    def target(self, x: torch.Tensor) -> torch.Tensor:
+        """:math:`f(x)` on a ``(N, d)`` tensor (exact polynomial evaluation in float64)."""
+        poly = sympy.Poly(sum(self.parts.values(), sympy.Integer(0)) + self.constant, *self.variables)
+        return _TorchPolynomial(poly)(x)
+
+
+def _build(poly, variables, *, sigma, beta, inputs, heat: float, bias_sign: float, device=None) -> SharpenedRepresentation:
+    variables = sym.check_variables(variables)
+    sigma = finite_real("sigma", sigma)
+    if sigma <= 0:
+        raise ValueError(f"sigma must be > 0, got {sigma!r}")
+    beta = BETA_OVER_SIGMA * sigma if beta is None else finite_real("beta", beta)
+    if beta <= sigma:
+        raise ValueError(f"beta must be > sigma = {sigma!r} (else M_k = ∞ on the sphere), got {beta!r}")
+    _validate_inputs(inputs)
+    parts = sym.homogeneous_parts(poly, variables)
+    constant = float(parts.pop(0, 0))
+    kernels = {k: (part if k == 1 else sym.heat_flow(part, variables, heat * sympy.nsimplify(sigma) ** 2))
+               for k, part in parts.items()}
+    return SharpenedRepresentation(variables, sigma, beta, constant, parts, kernels, inputs, bias_sign,
+                                   torch.device(device) if device is not None else book_device.device())
+
+
+def sharpened_representation(poly, variables: Sequence[sympy.Symbol], *, sigma: float = 1.0, beta: float | None = None,
+                             inputs: str = "sphere", device=None) -> SharpenedRepresentation:
+    """The sharpened representation of ``poly`` (``thm-sharpened``): :math:`q_k = e^{-\\sigma^2\\Delta/2}f_k`, weights
+    :math:`N(0,\\sigma^2 I)`, biases :math:`-S_k \\le 0` with :math:`S_k \\sim \\beta\\chi_{k-1}` (default :math:`\\beta = 2\\sigma`),
+    mixture weights :math:`\\pi_k \\propto \\sqrt{M_k}` under the input law ``inputs``."""
+    return _build(poly, variables, sigma=sigma, beta=beta, inputs=inputs, heat=-1, bias_sign=-1.0, device=device)
+
+
+def unsharpened_control(poly, variables, *, sigma: float = 1.0, inputs: str = "sphere") -> SharpenedRepresentation:
+    """Negative control: :math:`q_k = f_k` (no backward heat flow); :math:`x_1^2` becomes :math:`x_1^2 + \\sigma^2|x|^2/2`."""
+    return _build(poly, variables, sigma=sigma, beta=None, inputs=inputs, heat=0, bias_sign=-1.0)
+
+
+def forward_heat_control(poly, variables, *, sigma: float = 1.0, inputs: str = "sphere") -> SharpenedRepresentation:
+    """Negative control: forward heat flow :math:`e^{+\\sigma^2\\Delta/2}f_k`; :math:`x_1^2` becomes :math:`x_1^2 + \\sigma^2|x|^2`."""
+    return _build(poly, variables, sigma=sigma, beta=None, inputs=inputs, heat=+1, bias_sign=-1.0)
+
+
+def bias_sign_control(poly, variables, *, sigma: float = 1.0, inputs: str = "sphere") -> SharpenedRepresentation:
+    """Negative control: neurons :math:`\\rho(\\langle W, x\\rangle + S)` (bias :math:`+S \\ge 0`), not a representation of :math:`f`."""
+    return _build(poly, variables, sigma=sigma, beta=None, inputs=inputs, heat=-1, bias_sign=+1.0)
+
+
+@functools.lru_cache(maxsize=256)
+def dimension_free_constant(k: int, *, sigma: float = 1.0, beta: float | None = None) -> float:
+    """Our ceiling :math:`C_k` with :math:`\\sqrt{M_k} \\le C_k\\|f_k\\|_F` for every input law in the closed unit ball, any :math:`d`.
+
+    Cauchy–Schwarz in :math:`W`, Gaussian hypercontractivity :math:`E q^4 \\le 9^k (E q^2)^2` with
+    :math:`E q_k(W)^2 = \\sigma^{2k}\\|f_k\\|_F^2`, and monotonicity of :math:`G_k` in :math:`t = \\langle x, W\\rangle \\sim N(0, |x|^2\\sigma^2)`:
+    :math:`C_k^2 = 4\\cdot 3^k\\sigma^{2k}\\sqrt{E G_k(\\sigma\\xi)^2}/((k-2)!^2\\sigma^{4k})`; for :math:`k=1` the exact Gaussian
+    :math:`E f_1(W)^4 = 3(Ef_1(W)^2)^2` gives :math:`C_1^2 = 4\\sqrt3\\,\\sigma^2\\sqrt{E G_1(\\sigma\\xi)^2}/\\sigma^4`. :math:`\\xi \\sim N(0,1)`.
+    """
+    k = positive_int("k", k)
+    sigma = finite_real("sigma", sigma)
+    beta = BETA_OVER_SIGMA * sigma if beta is None else finite_real("beta", beta)
+    g2 = _gaussian_mean(lambda t: relu_square_integral(k, t, beta) ** 2, sigma)
+    if k == 1:
+        return math.sqrt(4 * math.sqrt(3.0) * sigma**2 * math.sqrt(g2) / sigma**4)
+    return math.sqrt(4 * 3**k * sigma ** (2 * k) * math.sqrt(g2) / (math.factorial(k - 2) ** 2 * sigma ** (4 * k)))
+
+
+@functools.lru_cache(maxsize=256)
+def dimension_free_limit(k: int, *, sigma: float = 1.0, beta: float | None = None) -> float:
+    """:math:`C_k^\\infty = \\lim_{d\\to\\infty}\\sqrt{M_k}/\\|f_k\\|_F` for :math:`D = U(S^{d-1})`, where :math:`q_k(W)` and
+    :math:`\\langle x, W\\rangle` decouple: :math:`C_k^\\infty = 2\\sigma^k\\sqrt{E G_k(\\sigma\\xi)}/((k-2)!\\sigma^{2k})` (:math:`k=1`: :math:`\\sqrt2`)."""
+    k = positive_int("k", k)
+    sigma = finite_real("sigma", sigma)
+    beta = BETA_OVER_SIGMA * sigma if beta is None else finite_real("beta", beta)
+    g = _gaussian_mean(lambda t: relu_square_integral(k, t, beta), sigma)
+    if k == 1:
+        return 2 * sigma * math.sqrt(g) / sigma**2
+    return 2 * sigma**k * math.sqrt(g) / (math.factorial(k - 2) * sigma ** (2 * k))
+
+
+def _gaussian_mean(fn: Callable[[torch.Tensor], torch.Tensor], sigma: float) -> float:
+    """:math:`E\\,fn(\\sigma\\xi)`, :math:`\\xi\\sim N(0,1)`, for ``fn`` vanishing on :math:`t \\le 0` to order :math:`t^2` or more.
+
+    Trapezoid rule on :math:`[0, 40\\sigma]` with step :math:`\\sigma/100`: the integrand is smooth, vanishes with its
+    first derivative at 0 and is below :math:`e^{-200}` at the far end, so the Euler–Maclaurin corrections vanish and the
+    rule is accurate far beyond the 3 digits the constants are quoted to.
+    """
+    t = torch.linspace(0, 40 * sigma, 4001, dtype=torch.float64)
+    density = torch.exp(-(t**2) / (2 * sigma**2)) / (sigma * math.sqrt(2 * math.pi))
+    return float(torch.trapezoid(fn(t) * density, t))
+
+
+def check_monte_carlo_rate(
+    poly,
+    variables: Sequence[sympy.Symbol],
+    *,
+    ns: Sequence[int],
+    inputs: str = "sphere",
+    replicates: int = 20,
+    sigma: float = 1.0,
+    test_points: int = 1000,
+    seed: int = 0,
+    build: Callable[..., SharpenedRepresentation] = sharpened_representation,
+) -> RateCheck:
+    """Sample ``replicates`` width-``n`` networks for each ``n`` in ``ns`` and compare with ``thm-monte-carlo``.
+
+    Measured on ``test_points`` fixed points of :math:`D` (``inputs``): the replicate-averaged MSE
+    :math:`\\overline{\\mathrm{MSE}}(n)` and the RMS :math:`\\sqrt{\\overline{\\mathrm{MSE}}}`. Rate: slope of the RMS
+    against :math:`n`, :math:`-1/2 \\pm 0.12`. Requirements: :math:`\\overline{\\mathrm{MSE}}\\cdot n/\\text{prediction} \\in [0.5, 2]`
+    for every :math:`n \\ge 1000` (the prediction is an identity, so a biased construction fails it by a
+    factor growing like :math:`n`), and every first-layer bias :math:`\\le 0`. Never per-draw bounds:
+    single draws exceed :math:`B/\\sqrt n` often even for correct code.
+    """
+    if isinstance(ns, (str, bytes)) or not isinstance(ns, Sequence):
+        raise TypeError(f"ns must be a sequence of ints, got {type(ns).__name__}")
+    ns = [positive_int(f"ns[{i}]", n) for i, n in enumerate(ns)]
+    if len(set(ns)) < 2:
+        raise ValueError(f"ns needs at least two distinct widths to fit a rate, got {ns}")
+    replicates = positive_int("replicates", replicates)
+    if replicates < 2:
+        raise ValueError(f"replicates must be >= 2 to average the MSE, got {replicates}")
+    test_points = positive_int("test_points", test_points)
+    _validate_inputs(inputs)
+    if not callable(build):
+        raise TypeError(f"build must be a callable like sharpened_representation, got {type(build).__name__}")
+    rep = build(poly, variables, sigma=sigma, inputs=inputs)
+    if not rep.weights:
+        raise ValueError(f"poly = {poly} is constant: there is nothing to approximate, the error is 0 for every n")
+    g = torch.Generator(device=rep.device).manual_seed(seed)
+    x = sample_inputs(test_points, rep.dimension, inputs, generator=g)
+    fx = rep.target(x)
+    mse, predicted, worst_bias, frac_above = [], [], -math.inf, []
+    bound = rep.rms_bound(inputs)
+    for n in ns:
+        errors = []
+        for _ in range(replicates):
+            net = rep.sample(n, generator=g)
+            with torch.no_grad():
+                errors.append(float(((net(x).reshape(-1) - fx) ** 2).mean()))
+            worst_bias = max(worst_bias, float(net[0].bias.max()))
+        mse.append(sum(errors) / replicates)
+        predicted.append(rep.predicted_mse(n, inputs))
+        frac_above.append(sum(e > bound**2 / n for e in errors) / replicates)
+    ratios = [m / p for m, p in zip(mse, predicted)]
+    rms = [math.sqrt(m) for m in mse]
+    low, high = RATIO_RANGE
+    checked = [r for r, n in zip(ratios, ns) if n >= RATIO_MIN_N]
+    return rate_check(
+        f"Monte Carlo width-n network, d = {rep.dimension}, {inputs}: RMS ∝ n^(−1/2), MSE·n = prediction",
+        ns, rms, expected=-0.5, tolerance=SLOPE_TOL, quantity="slope of the replicate RMS error against n",
+        requirements={
+            f"mean MSE / predicted MSE in [{low:g}, {high:g}] for every n >= {RATIO_MIN_N}":
+                bool(checked) and all(low <= r <= high for r in checked),
+            "every first-layer bias <= 0": worst_bias <= 0.0,
+        },
+        notes={"n": ns, "MSE/prediction": ratios, "mean MSE": mse, "predicted MSE": predicted,
+               "B = Σ√M_k": bound, "fraction of draws with MSE > B²/n": frac_above, "replicates": replicates,
+               "test points": test_points, "largest bias": worst_bias},
+    )
+
+
+def check_dimension_stability(
+    target: Callable[[int], tuple],
+    ds: Sequence[int],
+    *,
+    inputs: str = "sphere",
+    sigma: float = 1.0,
+    slope_tolerance: float = 0.05,
+) -> RateCheck:
+    """``thm-monte-carlo``'s constants against the dimension: for each :math:`d` in ``ds`` build
+    ``target(d) -> (poly, variables)`` and estimate :math:`\\sqrt{M_k}` under ``inputs``.
+
+    Rate: slope of :math:`B(d) = \\sum_k\\sqrt{M_k}` against :math:`d`, one-sided :math:`\\le 0 + 0.05` ("does not
+    grow with :math:`d`"). Requirements: for every degree, :math:`\\sqrt{M_k}/\\|f_k\\|_F` does not increase from one
+    :math:`d` to the next beyond 3 combined Monte Carlo standard errors, and stays below our dimension-free
+    ceiling :math:`C_k` (:func:`dimension_free_constant`). A target whose Fischer norm grows with :math:`d` (e.g.
+    :math:`|x|^2`, :math:`\\|\\cdot\\|_F = \\sqrt{2d}`) fails the rate: the stability is relative to the Fischer norm.
+    """
+    if not callable(target):
+        raise TypeError(f"target must be a callable d -> (poly, variables), got {type(target).__name__}")
+    if isinstance(ds, (str, bytes)) or not isinstance(ds, Sequence):
+        raise TypeError(f"ds must be a sequence of ints, got {type(ds).__name__}")
+    ds = [positive_int(f"ds[{i}]", d) for i, d in enumerate(ds)]
+    if len(set(ds)) < 2 or ds != sorted(ds):
+        raise ValueError(f"ds must be increasing with at least two dimensions, got {ds}")
+    _validate_inputs(inputs)
+    ratios: dict[int, list[tuple[float, float]]] = {}
+    bounds, ceilings_hold = [], True
+    for d in ds:
+        poly, variables = target(d)
+        rep = sharpened_representation(poly, variables, sigma=sigma, inputs=inputs)
+        if not rep.weights:
+            raise ValueError(f"target({d}) is constant: nothing to approximate")
+        consts, stderr = rep.constants(inputs), rep.second_moment_stderr(inputs)
+        for k, c in consts.items():
+            se = stderr[k] / (2 * c["sqrt_M"] * c["fischer_norm"])  # delta method: se(√M) = se(M)/(2√M)
+            ratios.setdefault(k, []).append((c["ratio"], se))
+            ceilings_hold &= c["ratio"] <= c["ceiling"]
+        bounds.append(rep.rms_bound(inputs))
+    monotone = all(b[0] <= a[0] + 3 * math.hypot(a[1], b[1])
+                   for series in ratios.values() for a, b in zip(series, series[1:]))
+    return rate_check(
+        f"dimension stability of B = Σ√M_k ({inputs}), d in {ds}",
+        ds, bounds, expected=0.0, tolerance=slope_tolerance, sense="<=", quantity="slope of B = Σ√M_k against d",
+        requirements={
+            "√M_k/‖f_k‖_F does not increase in d beyond 3 Monte Carlo standard errors": monotone,
+            "√M_k/‖f_k‖_F <= our dimension-free ceiling C_k": bool(ceilings_hold),
+        },
+        notes={"d": ds, "B": bounds, **{f"√M_{k}/‖f_{k}‖_F": [r for r, _ in v] for k, v in ratios.items()}},
+    )
+
+
+def representation_quadrature(poly, variables, point: Sequence[float], *, sigma: float = 1.0) -> float:
+    """The right-hand side of ``thm-sharpened`` at ``point`` by quadrature, in its density-free form
+    :math:`f_0 + E_W[2f_1(W)\\rho(\\langle W, x\\rangle)]/\\sigma^2 + \\sum_{k\\ge2}E_W\\int_0^\\infty \\frac{2q_k(W)s^{k-2}}{(k-2)!\\sigma^{2k}}\\rho(\\langle W,x\\rangle - s)\\,ds`.
+
+    :math:`W = \\sigma Q z` with :math:`Q` orthogonal and :math:`Qe_1 = x/|x|`, so :math:`\\langle W, x\\rangle = \\sigma|x|z_1`:
+    Gauss–Hermite in :math:`z_2, \\dots, z_d` (exact for these polynomial degrees), QUADPACK in :math:`z_1 > 0`
+    and in :math:`s`. Independent of the sampling code; used to check exactness to :math:`10^{-8}`.
+    """
+    variables = sym.check_variables(variables)
+    x = np.asarray([finite_real(f"point[{i}]", v) for i, v in enumerate(point)], dtype=np.float64)
+    if x.size != len(variables):
+        raise ValueError(f"point must have {len(variables)} coordinates (one per variable), got {x.size}")
+    sigma = finite_real("sigma", sigma)
+    if sigma <= 0:
+        raise ValueError(f"sigma must be > 0, got {sigma!r}")
+    parts = sym.homogeneous_parts(poly, variables)
+    total = float(parts.pop(0, 0))
+    radius, d = float(np.linalg.norm(x)), x.size
+    if radius == 0.0:
+        return total
+    basis, _ = np.linalg.qr(np.column_stack([x / radius, np.eye(d)[:, : d - 1]]) if d > 1 else np.ones((1, 1)))
+    basis[:, 0] *= np.sign(basis[:, 0] @ x)
+    degree = max(parts, default=0)
+    nodes, weights = np.polynomial.hermite_e.hermegauss(degree // 2 + 2)
+    weights = weights / weights.sum()
+    rest = np.array(np.meshgrid(*[nodes] * (d - 1), indexing="ij")).reshape(d - 1, -1) if d > 1 else np.zeros((0, 1))
+    rest_w = np.prod(np.array(np.meshgrid(*[weights] * (d - 1), indexing="ij")).reshape(d - 1, -1), axis=0) if d > 1 else np.ones(1)
+    for k, part in parts.items():
+        kernel = part if k == 1 else sym.sharpen(part, variables, sympy.nsimplify(sigma))
+        q = sympy.lambdify(variables, kernel, "numpy")
+
+        def mean_q(z1, q=q):  # E over z_2..z_d of q(σQz) at fixed z_1
+            w = sigma * (basis[:, :1] * z1 + basis[:, 1:] @ rest)
+            return float(np.sum(rest_w * np.broadcast_to(q(*w), rest_w.shape)))
+
+        if k == 1:
+            def profile(a):
+                return 2 * a / sigma**2
+        else:
+            def profile(a, k=k):
+                inner = integrate.quad(lambda s: s ** (k - 2) * (a - s), 0, a, epsabs=0, epsrel=1e-13)[0]
+                return 2 * inner / (math.factorial(k - 2) * sigma ** (2 * k))
+        density = 1 / math.sqrt(2 * math.pi)
+        total += integrate.quad(lambda z1: mean_q(z1) * profile(sigma * radius * z1) * density * math.exp(-z1 * z1 / 2),
+                                0, math.inf, epsabs=1e-13, epsrel=1e-12, limit=200)[0]
+    return total
+
+
+def funk_hecke_eigenvalue(k: int, j: int, d: int, *, zonal: str = "chebyshev") -> float:
+    """:math:`\\lambda_{k,j}` of the sphere law by the Funk–Hecke integral
+    :math:`c_d\\int_{-1}^1 t^k P_{j,d}(t)(1-t^2)^{(d-3)/2}dt`, :math:`c_d = \\Gamma(d/2)/(\\sqrt\\pi\\,\\Gamma((d-1)/2))`,
+    :math:`P_{j,d} = C_j^{(d-2)/2}/C_j^{(d-2)/2}(1)`. At :math:`d = 2` the Gegenbauer parameter is 0 and the normalised
+    limit is Chebyshev :math:`T_j` (``zonal="chebyshev"``); ``zonal="gegenbauer"`` evaluates the Gegenbauer formula
+    as written (the *trap*: scipy returns :math:`C_j^{(0)} \\equiv 0`, so :math:`0/0`)."""
+    for name, value, low in (("k", k, 0), ("j", j, 0), ("d", d, 2)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise ValueError(f"{name} must be an int >= {low}, got {value!r}")
+    if zonal not in ("chebyshev", "gegenbauer"):
+        raise ValueError(f"zonal must be 'chebyshev' or 'gegenbauer', got {zonal!r}")
+    alpha = (d - 2) / 2
+    if d == 2 and zonal == "chebyshev":
+        def zonal_poly(t):
+            return special.eval_chebyt(j, t)
+    else:
+        at_one = float(special.eval_gegenbauer(j, alpha, 1.0))
+        if at_one == 0.0:  # the trap: C_j^(0) ≡ 0 for j >= 1, so P_(j,2) = 0/0
+            return math.nan
+
+        def zonal_poly(t):
+            return special.eval_gegenbauer(j, alpha, t) / at_one
+    c_d = math.gamma(d / 2) / (math.sqrt(math.pi) * math.gamma((d - 1) / 2))
+    exponent = (d - 3) / 2
+    value = integrate.quad(lambda t: t**k * zonal_poly(t), -1, 1, weight="alg", wvar=(exponent, exponent),
+                           epsabs=0, epsrel=1e-13, limit=200)[0]
+    return c_d * value
+
+
+def check_eigenvalues(ds: Sequence[int], k_max: int, *, zonal: str = "chebyshev") -> RateCheck:
+    """Exact :math:`\\lambda_{k,j}` (sphere, :func:`representation_symbolic.eigenvalue`) against Funk–Hecke quadrature
+    for every :math:`d` in ``ds``, :math:`0 \\le j \\le k \\le` ``k_max``, :math:`k - j` even. Measured: the largest relative
+    deviation, required :math:`\\le 10^{-10}` (quadrature round-off); every quadrature value must be finite.
+    The log-log data are :math:`\\lambda_{k,k}` against :math:`k` at the largest :math:`d` (for the figure only)."""
+    if isinstance(ds, (str, bytes)) or not isinstance(ds, Sequence) or not ds:
+        raise TypeError(f"ds must be a non-empty sequence of ints >= 2, got {ds!r}")
+    k_max = positive_int("k_max", k_max)
+    if k_max < 2:
+        raise ValueError(f"k_max must be >= 2 to reach a non-trivial decomposition, got {k_max}")
+    worst, finite, rows = 0.0, True, []
+    for d in ds:
+        for k in range(k_max + 1):
+            for j in range(k % 2, k + 1, 2):
+                exact = float(sym.eigenvalue(k, j, d))
+                approx = funk_hecke_eigenvalue(k, j, d, zonal=zonal)
+                if not math.isfinite(approx):
+                    finite = False
+                    continue
+                worst = max(worst, abs(approx - exact) / exact)
+                rows.append((d, k, j, exact, approx))
+    top = [r for r in rows if r[0] == max(ds) and r[1] == r[2] and r[1] >= 1]
+    xs = [float(r[1]) for r in top] if len(top) >= 2 else [1.0, 2.0]
+    ys = [r[3] for r in top] if len(top) >= 2 else [1.0, 1.0]
+    return rate_check(
+        f"eigenvalues λ_(k,j) of T_μ (sphere) against Funk–Hecke quadrature ({zonal}), d in {list(ds)}, k <= {k_max}",
+        xs, ys, expected=0.0, tolerance=EIGEN_RTOL, sense="<=", measured=worst,
+        quantity="largest relative deviation of quadrature from the closed form",
+        requirements={"every quadrature value is finite": finite},
+        notes={"pairs compared": len(rows), "d": list(ds)},
+    )
+
+
+def check_fischer_identity(polys: Sequence, variables, *, sigma: float = 1.0,
+                           inner: Callable = sym.fischer_inner) -> RateCheck:
+    """Exact :math:`E_{W\\sim N(0,\\sigma^2I)}[q_k(W)^2] = \\sigma^{2k}\\|f_k\\|_F^2` for every homogeneous part of every polynomial in
+    ``polys`` (sympy, exact rationals). Measured: the largest relative deviation, required 0 (exact arithmetic);
+    ``inner`` is the inner product used for :math:`\\|f_k\\|_F^2` (pass :func:`representation_symbolic.coefficient_inner`
+    for the α!-free control). Log-log data: :math:`\\sigma^{2k}\\|f_k\\|_F^2` against the part index."""
+    variables = sym.check_variables(variables)
+    if isinstance(polys, (str, bytes)) or not isinstance(polys, Sequence) or not polys:
+        raise TypeError(f"polys must be a non-empty sequence of sympy polynomials, got {polys!r}")
+    s = sympy.nsimplify(finite_real("sigma", sigma))
+    if s <= 0:
+        raise ValueError(f"sigma must be > 0, got {sigma!r}")
+    worst, values = 0.0, []
+    for poly in polys:
+        for k, part in sym.homogeneous_parts(poly, variables).items():
+            q = sym.sharpen(part, variables, s)
+            lhs = sym.expectation(q**2, variables, "gaussian", s)
+            rhs = s ** (2 * k) * inner(part, part, variables)
+            worst = max(worst, float(abs(lhs - rhs) / abs(lhs)))
+            values.append(float(lhs))
+    if not values:
+        raise ValueError("polys are all zero: there is no homogeneous part to compare")
+    xs = [float(i + 1) for i in range(len(values))]
+    if len(xs) < 2:
+        xs, values = [1.0, 2.0], values * 2
+    return rate_check(
+        "Fischer norm = Gaussian L2 norm of the sharpened kernel: E[q_k(W)²] = σ^(2k)‖f_k‖_F²",
+        xs, values, expected=0.0, tolerance=0.0, sense="<=", measured=worst,
+        quantity="largest relative deviation (exact arithmetic)",
+        notes={"parts compared": len(values)},
+    )
+
+
+def ridge_polynomial(variables, degrees: Sequence[int], *, terms: int = 3, constant: float = 0.5, seed: int = 0):
+    """A test polynomial :math:`f_0 + \\sum_k f_k`, each :math:`f_k = c_k\\sum_{i\\le\\text{terms}} \\langle a_i, x\\rangle^k`
+    with random unit directions :math:`a_i` supported on at most 3 coordinates (so it stays sparse in any :math:`d`),
+    rounded to two decimals, and :math:`c_k` normalising :math:`\\|f_k\\|_F = 1` to six digits (rational coefficients)."""
+    variables = sym.check_variables(variables)
+    terms = positive_int("terms", terms)
+    rng = np.random.default_rng(seed)
+    d, f = len(variables), sympy.nsimplify(constant)
+    for k in degrees:
+        k = positive_int("degree", k)
+        part = sympy.Integer(0)
+        for _ in range(terms):
+            idx = rng.choice(d, size=min(3, d), replace=False)
+            a = rng.standard_normal(len(idx))
+            a = [sympy.Rational(round(v * 100), 100) for v in a / np.linalg.norm(a)]
+            part += sum(c * variables[i] for c, i in zip(a, idx)) ** k
+        part = sympy.expand(part)
+        norm = fischer_norm(part, variables)
+        f += sympy.expand(part * sympy.Rational(round(1e6 / norm), 10**6))
+    return f
+
+
+def default_target(d: int):
+    """The chapter's polynomial in :math:`d` variables: :math:`1/2` plus Fischer-normalised ridge parts of degrees 1..4."""
+    variables = sympy.symbols(f"x1:{positive_int('d', d) + 1}", real=True)
+    return ridge_polynomial(variables, (1, 2, 3, 4)), variables
+
+
+def default_ns() -> list[int]:
+    """The widths of the rate check: 1000..8000 at ``ci``, 1000..10^6 at ``full``."""
+    return book_device.sizes(ci=[1000, 2000, 4000, 8000], full=[1000, 4000, 16000, 64000, 256000, 1_000_000])
+
+
+def default_dimension() -> int:
+    """The dimension of the chapter's rate claim: 5 at ``ci``, 50 at ``full``."""
+    return book_device.sizes(ci=5, full=50)
+
+
+def _rate_claim(build=sharpened_representation, replicates=None) -> RateCheck:
+    poly, variables = default_target(default_dimension())
+    return check_monte_carlo_rate(poly, variables, ns=default_ns(), build=build,
+                                  replicates=replicates or book_device.sizes(ci=20, full=40))
+
+
+@claim("representation/monte-carlo-rate", chapter=CHAPTER, label="thm-monte-carlo",
+       statement="sampled width-n network: RMS ∝ n^(−1/2), mean MSE·n / exact prediction in [0.5, 2]")
+def _claim_rate() -> RateCheck:
+    return _rate_claim()
+
+
+@claim("representation/control-unsharpened", chapter=CHAPTER, label="thm-monte-carlo", control=True,
+       statement="control: q_k = f_k (no backward heat flow) must be rejected")
+def _control_unsharpened() -> RateCheck:
+    return _rate_claim(unsharpened_control, replicates=5)
+
+
+@claim("representation/control-forward-heat", chapter=CHAPTER, label="thm-monte-carlo", control=True,
+       statement="control: forward heat flow e^(+σ²Δ/2) must be rejected")
+def _control_forward() -> RateCheck:
+    return _rate_claim(forward_heat_control, replicates=5)
+
+
+@claim("representation/control-bias-sign", chapter=CHAPTER, label="thm-monte-carlo", control=True,
+       statement="control: neurons ρ(⟨W,x⟩ + S) (wrong bias sign) must be rejected")
+def _control_bias() -> RateCheck:
+    return _rate_claim(bias_sign_control, replicates=5)
+
+
+@claim("representation/eigenvalues", chapter=CHAPTER, label="thm-spectrum",
+       statement="λ_(k,j) closed form = Funk–Hecke quadrature (Chebyshev at d = 2)")
+def _claim_eigen() -> RateCheck:
+    return check_eigenvalues([2, 3, 4, 5], book_device.sizes(ci=6, full=10))
+
+
+@claim("representation/control-gegenbauer-d2", chapter=CHAPTER, label="thm-spectrum", control=True,
+       statement="control: Gegenbauer C^(0) at d = 2 (the trap) must be rejected")
+def _control_gegenbauer() -> RateCheck:
+    return check_eigenvalues([2, 3], 4, zonal="gegenbauer")
+
+
+def _fischer_examples():
+    x = sympy.symbols("x1:4", real=True)
+    return [x[0] ** 2 * x[1] - 3 * x[1] * x[2] + x[2] ** 4 / 2 + 2 * x[0], (x[0] + x[1] - x[2]) ** 3], x
+
+
+@claim("representation/fischer-identity", chapter=CHAPTER, label="thm-sharpened",
+       statement="E[q_k(W)²] = σ^(2k)‖f_k‖_F² exactly")
+def _claim_fischer() -> RateCheck:
+    polys, x = _fischer_examples()
+    return check_fischer_identity(polys, x)
+
+
+@claim("representation/control-fischer-no-factorial", chapter=CHAPTER, label="thm-sharpened", control=True,
+       statement="control: Fischer norm without α! must be rejected")
+def _control_fischer() -> RateCheck:
+    polys, x = _fischer_examples()
+    return check_fischer_identity(polys, x, inner=sym.coefficient_inner)
+
+
+def default_dimensions() -> list[int]:
+    """Dimensions of the stability sweep: 2..50 at ``ci``, 2..200 at ``full``."""
+    return book_device.sizes(ci=[2, 5, 10, 20, 50], full=[2, 5, 10, 20, 50, 100, 200])
+
+
+def squared_norm_target(d: int):
+    """The counterpoint :math:`|x|^2` in :math:`d` variables (Fischer norm :math:`\\sqrt{2d}`, yet :math:`\\equiv 1` on the sphere)."""
+    variables = sympy.symbols(f"x1:{positive_int('d', d) + 1}", real=True)
+    return sum(v**2 for v in variables), variables
+
+
+@claim("representation/dimension-stability", chapter=CHAPTER, label="thm-monte-carlo",
+       statement="B = Σ√M_k does not grow with d at fixed Fischer norms; √M_k/‖f_k‖_F <= C_k")
+def _claim_stability() -> RateCheck:
+    return check_dimension_stability(default_target, default_dimensions())
+
+
+@claim("representation/counterpoint-squared-norm", chapter=CHAPTER, label="thm-monte-carlo", control=True,
+       statement="counterpoint: |x|² (Fischer norm √(2d)): B grows with d, rejected")
+def _control_squared_norm() -> RateCheck:
+    return check_dimension_stability(squared_norm_target, default_dimensions())

@@ -1,0 +1,652 @@
+"""Chapter 1: constant depth suffices with smooth activations; fixed-depth ReLU is capped by its pieces.
+
+The chapter's executable claims (labels of ``book/01_smooth_constant_depth.md``):
+
+* **gadgets** (Definition ``def-smooth-gadgets``): for a smooth ``σ`` with ``σ''(b) ≠ 0``,
+  ``sq_δ(x) = [σ(b+δx) - 2σ(b) + σ(b-δx)] / (δ²σ''(b))`` has ``sup_{[-1,1]} |sq_δ(x) - x²| ≍ δ²``:
+  :func:`check_gadget_rate` (slope ``2 ± 0.1`` in ``δ``);
+* **constant depth** (Theorem ``thm-constant-depth``): the two-scale network of
+  :mod:`nnproofs.smooth_network` has seven affine maps for every ``k`` and ``K``, ``N ∝ K^{2d}``
+  parameters, and ``sup |f - f̂| = O(K^{-2(k+1)}) = O(N^{-(k+1)/d})``: :func:`check_constant_depth_rate`
+  (slope ``-2(k+1) ± 0.6`` in ``K``);
+* **the ReLU floor** (Theorem ``thm-relu-floor``): a ReLU network with ``H`` hidden layers of width
+  ``W`` has ``P <= (W+1)^H`` pieces on a segment, so if ``|f''| >= μ`` its sup error is at least
+  ``μ/(16P²)`` and its RMS error at least ``μ/(√720 P²)``: :func:`check_relu_bottleneck`, with
+  :func:`relu_piece_count` counting ``P`` exactly;
+* **learning curves** (Theorem ``thm-erm-rate``, illustrated, not gated): :func:`check_learning_curve`.
+
+Every check takes the target as an argument; negative controls are the same checks on broken
+inputs (:func:`relu_swapped_network`, :func:`without_coarse_factor_network`, :func:`float32_network`,
+``stencil="forward"``, ``comparison="relu"``, ``permute_labels=True``).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import torch
+from torch import nn
+
+from . import device as book_device
+from . import smooth_gadgets as sg
+from . import smooth_network as sn
+from . import smooth_training as st
+from .ledger import claim
+from .measure import nondyadic_grid, sup_error
+from .pieces import breakpoints, linear_pieces
+from .rates import RateCheck, rate_check
+from .validate import as_finite_array, finite_real, positive_int
+
+ACTIVATIONS = sg.ACTIVATIONS
+MAX_K = sg.MAX_ORDER  # local degree k <= 3: u^k is one finite difference of order k
+MAX_D = sn.MAX_D
+GADGET_SLOPE_TOL = 0.1  # the gadget's error is c δ² (1 + O(δ²)): slope 2 up to ~0.01 for δ <= 0.1; 0.1 leaves room
+RATE_TOL = 0.6  # slope -2(k+1) ± 0.6: the pre-asymptotic constant drifts at the smallest K (notes: -5.7 for k = 2)
+SEPARATION = 0.1  # a smooth net of the same architecture must reach 10% of the ReLU floor
+LEARNING_SLOPE = -0.4  # learning curves: the test MSE must fall at least like n^-0.4 (theory: -0.8 to -1)
+CHAPTER = "book/01_smooth_constant_depth"
+DEFAULT_DELTAS = (1e-1, 3e-2, 1e-2, 3e-3, 1e-3)
+
+
+# ----------------------------------------------------------------------------------------- targets
+
+def chapter_target(x: torch.Tensor) -> torch.Tensor:
+    """The chapter's target: ``f(x) = sin(2πx_1) + e^{x_1}/2`` for ``d = 1``, and for ``d = 2``
+    ``f(x) = sin(2πx_1) cos(πx_2) + e^{x_1 x_2}/2``; ``x`` has shape ``(n, d)``."""
+    if x.shape[1] == 1:
+        return torch.sin(2 * math.pi * x[:, 0]) + 0.5 * torch.exp(x[:, 0])
+    return torch.sin(2 * math.pi * x[:, 0]) * torch.cos(math.pi * x[:, 1]) + 0.5 * torch.exp(x[:, 0] * x[:, 1])
+
+
+def convex_target(x: torch.Tensor) -> torch.Tensor:
+    """``f(x) = e^x`` on ``[0, 1]``: ``f'' >= 1`` (the chapter's target for the ReLU floor, ``μ = 1``)."""
+    return torch.exp(x[:, 0])
+
+
+def learning_target(x: torch.Tensor) -> torch.Tensor:
+    """``f(x) = sin(2πx_1) e^{-x_1}`` (``d = 1``), ``sin(πx_1) cos(πx_2) + e^{-|x|²}/2`` (``d = 2``)."""
+    if x.shape[1] == 1:
+        return torch.sin(2 * math.pi * x[:, 0]) * torch.exp(-x[:, 0])
+    return torch.sin(math.pi * x[:, 0]) * torch.cos(math.pi * x[:, 1]) + 0.5 * torch.exp(-(x**2).sum(1))
+
+
+# -------------------------------------------------------------------------------------- validation
+
+def _activation(activation) -> str:
+    return sg.activation_name(activation)
+
+
+def _degree(k) -> int:
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
+        raise TypeError(f"k must be an int, got {k!r} ({type(k).__name__})")
+    if not 0 <= k <= MAX_K:
+        raise ValueError(f"k must be in 0..{MAX_K} (the local degree; u^k is a finite difference of order k,"
+                         f" whose float64 round-off grows like eps/delta^k), got {k}")
+    return int(k)
+
+
+def _cells(name: str, K) -> int:
+    if isinstance(K, bool) or not isinstance(K, numbers.Integral):
+        raise TypeError(f"{name} must be an int, got {K!r} ({type(K).__name__})")
+    if K < 2:
+        raise ValueError(f"{name} must be >= 2 (coarse cells per axis, each cut into K fine cells), got {K}")
+    return int(K)
+
+
+def _dimension(d) -> int:
+    if isinstance(d, bool) or not isinstance(d, numbers.Integral):
+        raise TypeError(f"d must be an int, got {d!r} ({type(d).__name__})")
+    if not 1 <= d <= MAX_D:
+        raise ValueError(f"d must be 1 or 2 (the monomials u^α need products of at most two factors in one"
+                         f" layer), got {d}")
+    return int(d)
+
+
+def _dtype(dtype) -> torch.dtype:
+    if dtype != torch.float64:
+        raise ValueError(f"dtype={dtype} is not allowed: the construction needs float64 (its gadgets divide by"
+                         " δ² ≈ 1e-10 and its steps by slopes ~1e5; float32 loses every digit). Evaluate a float64"
+                         " network in float32 only as a negative control: float32_network(...)")
+    return dtype
+
+
+def _target(f, d: int, device) -> Callable:
+    """``f`` if it maps an ``(n, d)`` float64 tensor to ``n`` finite values; else a clear error."""
+    if not callable(f):
+        raise TypeError(f"f must be a callable mapping an (n, d) float64 tensor to shape (n,), got {type(f).__name__}")
+    probe = torch.linspace(0.0, 1.0, 5 * d, dtype=torch.float64, device=device).reshape(5, d)
+    value = f(probe)
+    if not isinstance(value, torch.Tensor) or value.numel() != 5 or value.reshape(-1).shape != (5,):
+        shape = tuple(value.shape) if isinstance(value, torch.Tensor) else type(value).__name__
+        raise ValueError(f"f must map an (n, {d}) tensor to shape (n,); on a (5, {d}) tensor it returned {shape}")
+    if value.dtype != torch.float64:
+        raise ValueError(f"f must return float64 values (the check measures errors down to 1e-10), got {value.dtype}")
+    return f
+
+
+def _sizes(name: str, values, check: Callable[[str, object], int]) -> list[int]:
+    """``values`` as a list of ints, each validated by ``check``, with at least two distinct ones."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+        raise TypeError(f"{name} must be a sequence of ints, got {type(values).__name__}")
+    out = [check(f"{name}[{i}]", v) for i, v in enumerate(values)]
+    if len(set(out)) < 2:
+        raise ValueError(f"{name} needs at least two distinct values to fit a rate, got {list(values)}")
+    return out
+
+
+def _device(device) -> torch.device:
+    return book_device.device() if device is None else torch.device(device)
+
+
+# ----------------------------------------------------------------------------------------- gadgets
+
+def square_gadget(activation: str, delta: float, *, base: float | None = None, stencil: str = "central",
+                  device=None) -> nn.Sequential:
+    """``x -> sq_δ(x)`` as ``Sequential(Linear(1, 2), σ, Linear(2, 1))`` (Definition ``def-smooth-gadgets``).
+
+    ``stencil="forward"`` gives the one-sided ``[σ(b+2δx) - 2σ(b+δx) + σ(b)]/(δ²σ''(b))``, whose
+    error ``δ x³ σ'''(b)/σ''(b) + O(δ²)`` is first order where ``σ'''(b) ≠ 0`` (negative control; at the
+    default base points, extrema of ``σ''``, ``σ'''(b) = 0`` and even the one-sided stencil is second order). ``base`` defaults to :func:`nnproofs.smooth_gadgets.base_point`;
+    a base point with ``σ''(b) = 0`` (tanh and sigmoid at 0) raises a ValueError.
+    """
+    stencil_ = _stencil(activation, delta, base, stencil)
+    return sg.stencil_network(_activation(activation), stencil_, device=device)
+
+
+def product_gadget(activation: str, delta: float, *, base: float | None = None, stencil: str = "central",
+                   device=None) -> nn.Sequential:
+    """``(x, y) -> [sq_δ(x+y) - sq_δ(x-y)] / 4``: four neurons; input shape ``(n, 2)``."""
+    stencil_ = _stencil(activation, delta, base, stencil)
+    return sg.product_network(_activation(activation), stencil_, device=device)
+
+
+def identity_gadget(activation: str, *, device=None) -> nn.Sequential:
+    """``x -> σ(x) - σ(-x)`` (exactly ``x`` for GELU, SiLU, softplus) or the first difference (tanh, sigmoid)."""
+    return sg.stencil_network(_activation(activation), sg.power_stencil(_activation(activation), 1), device=device)
+
+
+def _stencil(activation, delta, base, stencil):
+    name = _activation(activation)
+    delta = finite_real("delta", delta)
+    if not 0 < delta <= 1:
+        raise ValueError(f"delta must be in (0, 1], got {delta!r}")
+    if stencil not in ("central", "forward"):
+        raise ValueError(f"stencil must be 'central' or 'forward' (the negative control), got {stencil!r}")
+    return sg.power_stencil(name, 2, delta=delta, base=base, forward=stencil == "forward")
+
+
+def check_gadget_rate(activation: str, deltas: Sequence[float] = DEFAULT_DELTAS, *, base: float | None = None,
+                      stencil: str = "central", points: int = 2001, device=None) -> RateCheck:
+    """Check that the square gadget's sup error on ``[-1, 1]`` decays like ``δ²`` (slope ``2 ± 0.1``).
+
+    Requirements: for every ``δ`` the error is at most the Taylor bound
+    :func:`nnproofs.smooth_gadgets.truncation_bound` plus the round-off bound
+    :func:`nnproofs.smooth_gadgets.rounding_bound`; the product gadget's sup error on ``[-1, 1]²``
+    (a ``41 x 41`` grid) also has slope ``2 ± 0.1``. Errors are measured on ``points`` equispaced points
+    (endpoints included: the error ``∝ x⁴`` peaks at ``±1``). The slope holds until round-off
+    (``~ε|σ(b)|/δ²``) takes over: pick ``δ`` above that floor.
+    """
+    name = _activation(activation)
+    deltas = as_finite_array("deltas", deltas, positive=True, min_size=2).tolist()
+    if len(set(deltas)) < 2:
+        raise ValueError(f"deltas needs at least two distinct values to fit a rate, got {deltas}")
+    if max(deltas) > 1:
+        raise ValueError(f"deltas must be in (0, 1], got {max(deltas)!r}")
+    points = positive_int("points", points)
+    if points < 3:
+        raise ValueError(f"points must be >= 3, got {points}")
+    device = _device(device)
+    base_ = sg.base_point(name, 2) if base is None else sg.check_base_point(name, 2, base)
+    x = torch.linspace(-1.0, 1.0, points, dtype=torch.float64, device=device)[:, None]
+    side = torch.linspace(-1.0, 1.0, 41, dtype=torch.float64, device=device)
+    xy = torch.stack(torch.meshgrid(side, side, indexing="ij"), -1).reshape(-1, 2)
+    square_errors, product_errors, bounds = [], [], []
+    for delta in deltas:
+        square_errors.append(sup_error(square_gadget(name, delta, base=base_, stencil=stencil, device=device),
+                                       lambda t: t[:, 0] ** 2, x))
+        product_errors.append(sup_error(product_gadget(name, delta, base=base_, stencil=stencil, device=device),
+                                        lambda t: t[:, 0] * t[:, 1], xy))
+        bounds.append(sg.truncation_bound(name, 2, delta, base_) + sg.rounding_bound(name, 2, delta, base_))
+    product_slope = float(np.polyfit(np.log(deltas), np.log(product_errors), 1)[0])
+    return rate_check(
+        f"{name} square gadget ({stencil}): sup_[-1,1] |sq_δ(x) − x²| ∝ δ²",
+        deltas,
+        square_errors,
+        expected=2.0,
+        tolerance=GADGET_SLOPE_TOL,
+        quantity="slope of the square gadget's sup error against δ",
+        requirements={
+            "sup error <= Taylor bound + round-off bound for every δ": all(
+                e <= b for e, b in zip(square_errors, bounds)),
+            f"product gadget: slope against δ within 2 ± {GADGET_SLOPE_TOL:g}": abs(product_slope - 2.0) <= GADGET_SLOPE_TOL,
+        },
+        notes={"base point b": base_, "σ''(b)": sg.derivative(name, 2, base_), "error bound": bounds,
+               "product errors": product_errors, "product slope": product_slope},
+    )
+
+
+# ---------------------------------------------------------------------------- the constant-depth net
+
+def constant_depth_network(f: Callable, *, k: int, K: int, activation: str = "gelu", d: int = 1,
+                           dtype=torch.float64, device=None) -> nn.Sequential:
+    """The two-scale network of Construction ``con-two-scale`` for ``f`` on ``[0, 1]^d``.
+
+    A ``torch.nn.Sequential`` of seven ``Linear`` maps with ``σ`` between them, weights set by
+    formula (:mod:`nnproofs.smooth_network`): local polynomials of degree ``k`` on ``K²`` fine cells per
+    axis, read from a two-scale table, blended by a partition of unity over ``2^d`` shifted grids.
+    ``f`` maps an ``(n, d)`` float64 tensor in ``[0, 1]^d`` to shape ``(n,)``.
+    """
+    k, K, d, name = _degree(k), _cells("K", K), _dimension(d), _activation(activation)
+    _dtype(dtype)
+    device = _device(device)
+    return sn.build(_target(f, d, device), k=k, K=K, activation=name, d=d, device=device)
+
+
+def relu_swapped_network(f: Callable, *, k: int, K: int, activation: str = "gelu", d: int = 1,
+                         device=None) -> nn.Sequential:
+    """Negative control: the same weights with ``nn.ReLU`` in place of ``σ`` (the square gadget then
+    computes ``|x|/δ``, not ``x²``)."""
+    net = constant_depth_network(f, k=k, K=K, activation=activation, d=d, device=device)
+    return nn.Sequential(*[m if isinstance(m, nn.Linear) else nn.ReLU() for m in net])
+
+
+def without_coarse_factor_network(f: Callable, *, k: int, K: int, activation: str = "gelu", d: int = 1,
+                                  device=None) -> nn.Sequential:
+    """Negative control: the weights ``ω_j = B_f`` without the coarse factor ``B_c``, so grid 0's weight
+    does not vanish where its coarse staircase is in transition (same depth and nearly the same size)."""
+    k, K, d, name = _degree(k), _cells("K", K), _dimension(d), _activation(activation)
+    device = _device(device)
+    return sn.build(_target(f, d, device), k=k, K=K, activation=name, d=d, coarse_factor=False, device=device)
+
+
+def float32_network(f: Callable, *, k: int, K: int, activation: str = "gelu", d: int = 1,
+                    device=None) -> nn.Sequential:
+    """Negative control: the float64 construction evaluated in float32 (parameters cast to float32)."""
+    return constant_depth_network(f, k=k, K=K, activation=activation, d=d, device=device).float()
+
+
+def evaluation_points(K: int, d: int, *, grid_size: int | None = None, device=None) -> torch.Tensor:
+    """Where :func:`check_constant_depth_rate` measures: an ``(n, d)`` float64 tensor in ``[0, 1]^d``.
+
+    ``d = 1``: ``grid_size`` non-dyadic points (default ``2^13``, ``2^15`` at full scale) and every
+    critical point of :func:`nnproofs.smooth_network.critical_points` (breakpoints of both grids, bump
+    edges, each with offsets up to three half-bands). ``d = 2``: a ``grid_size²`` non-dyadic grid (default
+    64, 128 at full scale) and, on each axis, the critical points crossed with 8 (full: 16) non-dyadic
+    values of the other coordinate.
+    """
+    K, d = _cells("K", K), _dimension(d)
+    device = _device(device)
+    critical = torch.tensor(sn.critical_points(K), dtype=torch.float64, device=device)
+    if d == 1:
+        n = positive_int("grid_size", grid_size) if grid_size is not None else book_device.sizes(ci=1 << 13, full=1 << 15)
+        return torch.cat([nondyadic_grid(n, device=device), critical[:, None]])
+    n = positive_int("grid_size", grid_size) if grid_size is not None else book_device.sizes(ci=64, full=128)
+    line = nondyadic_grid(n, device=device)[:, 0]
+    dense = torch.stack(torch.meshgrid(line, line, indexing="ij"), -1).reshape(-1, 2)
+    other = nondyadic_grid(book_device.sizes(ci=8, full=16), device=device)[:, 0]
+    across = torch.stack(torch.meshgrid(critical, other, indexing="ij"), -1).reshape(-1, 2)
+    return torch.cat([dense, across, across.flip(1)])
+
+
+def _network_error(net: nn.Module, f: Callable, x: torch.Tensor) -> tuple[float, float]:
+    """Sup and RMS of ``net - f`` at ``x``, evaluating ``net`` in its own dtype, errors in float64."""
+    dtype = next(net.parameters()).dtype
+    sup = sup_error(lambda t: net(t.to(dtype)).to(torch.float64), f, x)
+    with torch.no_grad():
+        rms = float(torch.sqrt(((net(x.to(dtype)).to(torch.float64).reshape(-1) - f(x).reshape(-1)) ** 2).mean()))
+    return sup, rms
+
+
+def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activation: str = "gelu", d: int = 1,
+                              build: Callable[..., nn.Module] = constant_depth_network,
+                              grid_size: int | None = None, device=None) -> RateCheck:
+    """Check Theorem ``thm-constant-depth`` on ``f``: ``sup |f - f̂_K| ∝ K^{-2(k+1)}`` at constant depth.
+
+    For every ``K`` in ``Ks``, ``build(f, k=k, K=K, activation=activation, d=d, device=device)`` is
+    measured at :func:`evaluation_points` (a dense grid plus points next to every breakpoint and band).
+    Rate: the slope of the sup error against ``K`` is ``-2(k+1) ± 0.6`` (the error is ``O(h^{k+1})``,
+    ``h = K^{-2}``). Requirements: the same number of affine maps for every ``K``; the dense parameter
+    count ``N`` (every entry of every weight matrix and bias) has ``N/K^{2d}`` non-increasing in ``K``, i.e.
+    ``N = O(K^{2d})``, so the error is ``O(N^{-(k+1)/d})``. Notes record depth, ``N``, ``max|θ|``, the
+    RMS error and the slope against ``N``.
+    """
+    k, d, name = _degree(k), _dimension(d), _activation(activation)
+    Ks = _sizes("Ks", Ks, _cells)
+    if not callable(build):
+        raise TypeError(f"build must be a callable (f, *, k, K, activation, d, device) -> nn.Module, got {type(build).__name__}")
+    device = _device(device)
+    f = _target(f, d, device)
+    sups, rmss, params, depths, biggest = [], [], [], [], []
+    for K in Ks:
+        net = build(f, k=k, K=K, activation=name, d=d, device=device)
+        linears = [m for m in net if isinstance(m, nn.Linear)]
+        sup, rms = _network_error(net, f, evaluation_points(K, d, grid_size=grid_size, device=device))
+        sups.append(sup)
+        rmss.append(rms)
+        params.append(sum(p.numel() for p in net.parameters()))
+        depths.append(len(linears))
+        biggest.append(max(float(p.abs().max()) for p in net.parameters()))
+    per_cell = [n / K ** (2 * d) for n, K in zip(params, Ks)]
+    order = np.argsort(Ks)
+    n_slope = float(np.polyfit(np.log(np.array(params, dtype=float)), np.log(sups), 1)[0])
+    return rate_check(
+        f"constant depth, {name}, k = {k}, d = {d}: sup|f − f̂_K| ∝ K^(−2(k+1))",
+        Ks,
+        sups,
+        expected=-2.0 * (k + 1),
+        tolerance=RATE_TOL,
+        quantity="slope of the sup error against K",
+        requirements={
+            "the same number of affine maps for every K (constant depth)": len(set(depths)) == 1,
+            f"N / K^{2 * d} non-increasing in K (N = O(K^{2 * d}))": all(
+                per_cell[order[i + 1]] <= per_cell[order[i]] for i in range(len(Ks) - 1)),
+        },
+        notes={"affine maps": depths, "parameters N": params, f"N / K^{2 * d}": per_cell, "max |weight|": biggest,
+               "RMS error": rmss, "slope against N": n_slope, "predicted slope against N": -(k + 1) / d},
+    )
+
+
+def default_Ks(k: int, d: int = 1) -> list[int]:
+    """The chapter's ``K`` for degree ``k``: above the float64 floor (~1e-9 with GELU) at every ``K``."""
+    k, d = _degree(k), _dimension(d)
+    if d == 2:
+        return book_device.sizes(ci=[2, 3, 4], full=[3, 4, 5, 6, 7] if k < 2 else [3, 4, 5, 6])
+    full = {0: [8, 12, 16, 24, 32, 48, 64], 1: [8, 12, 16, 24, 32, 48, 64], 2: [6, 8, 12, 16, 24, 32],
+            3: [4, 6, 8, 10, 12]}[k]
+    return book_device.sizes(ci=[4, 6, 8, 12, 16] if k < 3 else [4, 5, 6, 8], full=full)
+
+
+# --------------------------------------------------------------------------------- the ReLU floor
+
+def relu_piece_count(net: nn.Sequential, a: float = 0.0, b: float = 1.0) -> int:
+    """The number of linear pieces of the 1-D ReLU network ``net`` on ``[a, b]``, counted exactly.
+
+    This is :func:`nnproofs.pieces.linear_pieces` (kinks followed layer by layer, adjacent pieces with
+    equal slopes merged), for any ``Sequential(Linear, ReLU, ..., Linear)`` with one input and one output.
+    """
+    a, b = finite_real("a", a), finite_real("b", b)
+    if not a < b:
+        raise ValueError(f"need a < b, got a={a!r}, b={b!r}")
+    return linear_pieces(net, a, b)
+
+
+def check_curvature(f: Callable, mu: float, *, samples: int = 1025) -> int:
+    """The sign ``±1`` of ``f''`` if ``|f''| >= μ`` on ``[0, 1]`` (within 1%), else a ValueError.
+
+    ``f''`` is estimated by central differences with step ``10^-3`` at ``samples`` points: the
+    truncation error ``10^-6 max|f''''|/12`` and the round-off ``~10^-10 max|f|`` are far below 1% of ``μ``
+    for the targets this is meant for.
+    """
+    mu = finite_real("mu", mu)
+    if mu <= 0:
+        raise ValueError(f"mu must be > 0 (a lower bound on |f''|), got {mu!r}")
+    if not callable(f):
+        raise TypeError(f"f must be a callable, got {type(f).__name__}")
+    eta = 1e-3
+    x = torch.linspace(eta, 1.0 - eta, samples, dtype=torch.float64)[:, None]
+    second = (f(x + eta).reshape(-1) - 2 * f(x).reshape(-1) + f(x - eta).reshape(-1)) / eta**2
+    sign = 1 if float(second.mean()) > 0 else -1
+    worst = int(torch.argmin(sign * second))
+    if not float(sign * second[worst]) >= 0.99 * mu:
+        raise ValueError(f"f violates the theorem's assumption |f''| >= mu = {mu:g} with a fixed sign: f''({float(x[worst]):.4g})"
+                         f" ≈ {float(second[worst]):.4g}")
+    return sign
+
+
+def _sup_on_segment(net: nn.Module, f: Callable, grid: torch.Tensor, extra: torch.Tensor | None = None) -> tuple[float, float]:
+    """Sup (on the grid plus ``extra`` points) and RMS (trapezoidal, on the uniform grid) of ``net - f``."""
+    points = grid if extra is None else torch.cat([grid, extra[:, None]])
+    sup = sup_error(net, f, points)
+    with torch.no_grad():
+        sq = (net(grid).reshape(-1) - f(grid).reshape(-1)) ** 2
+    weights = torch.ones_like(sq)
+    weights[0] = weights[-1] = 0.5
+    return sup, float(torch.sqrt((weights * sq).sum() / (sq.numel() - 1)))
+
+
+def check_relu_bottleneck(f: Callable, *, mu: float, widths: Sequence[int], hidden_layers: Sequence[int] = (1, 2, 3),
+                          comparison: str = "gelu", iterations: int | None = None, points: int = 257, seed: int = 0,
+                          device=None) -> RateCheck:
+    """Check Theorem ``thm-relu-floor`` on trained networks fitting ``f`` on ``[0, 1]`` (``|f''| >= μ``).
+
+    For every ``H`` in ``hidden_layers`` and ``W`` in ``widths`` a ReLU network and a ``comparison``
+    network of the same architecture are fitted to ``f`` (:func:`nnproofs.smooth_training.fit_target`,
+    BFGS on ``points`` samples, same seed). For the ReLU net, ``P`` is counted exactly; its sup error is
+    measured on ``2^14 + 1`` points plus its breakpoints (on each piece the maximum of ``|f - φ|`` lies at
+    a breakpoint or where ``f' = φ'``; the grid misses the latter by ``<= 2^-31 max|f''|``).
+
+    Measured: ``min over ReLU nets of sup error / (μ/(16P²))``, required ``>= 1`` (the theorem).
+    Requirements: ``P <= (W+1)^H`` for every net; RMS error ``>= μ/(√720 P²)``; and the comparison net's
+    sup error ``<= 0.1 μ/(16P²)`` for every architecture (the separation; with ``comparison="relu"`` it
+    must fail, which is the negative control). The log-log fit is of the ReLU sup error against ``P``.
+    """
+    sign = check_curvature(f, mu)
+    mu = float(mu)
+    widths = [positive_int(f"widths[{i}]", w) for i, w in enumerate(widths)]
+    hidden_layers = [positive_int(f"hidden_layers[{i}]", h) for i, h in enumerate(hidden_layers)]
+    if not widths or not hidden_layers:
+        raise ValueError("widths and hidden_layers must be non-empty")
+    comparison = st.activation_name(comparison)
+    iterations = positive_int("iterations", iterations) if iterations is not None else book_device.sizes(ci=2000, full=4000)
+    device = _device(device)
+    grid = torch.linspace(0.0, 1.0, (1 << 14) + 1, dtype=torch.float64, device=device)[:, None]
+    rows = []
+    for H in hidden_layers:
+        for W in widths:
+            kw = {"hidden_layers": H, "width": W, "iterations": iterations, "points": points, "seed": seed,
+                  "device": device}
+            relu = st.fit_target(f, activation="relu", **kw)
+            kinks = breakpoints(relu, 0.0, 1.0)
+            pieces = kinks.numel() + 1
+            relu_sup, relu_rms = _sup_on_segment(relu, f, grid, kinks)
+            other = st.fit_target(f, activation=comparison, **kw)
+            other_sup, _ = _sup_on_segment(other, f, grid)
+            rows.append({"H": H, "W": W, "P": pieces, "bound": (W + 1) ** H, "relu sup": relu_sup, "relu rms": relu_rms,
+                         "floor": mu / (16 * pieces**2), "rms floor": mu / (math.sqrt(720) * pieces**2),
+                         "comparison sup": other_sup, "architecture floor": mu / (16 * (W + 1) ** (2 * H))})
+    ratios = [r["relu sup"] / r["floor"] for r in rows]
+    pieces = [r["P"] for r in rows]
+    if len(set(pieces)) < 2:
+        raise ValueError(f"the trained ReLU nets all have {pieces[0]} pieces; use more widths or depths to fit a rate")
+    return rate_check(
+        f"ReLU floor: sup|f − φ| ≥ μ/(16P²), P ≤ (W+1)^H; {comparison} nets of the same architecture below 10%",
+        pieces,
+        [r["relu sup"] for r in rows],
+        expected=1.0,
+        tolerance=0.0,
+        sense=">=",
+        measured=min(ratios),
+        quantity="min over ReLU nets of sup error / (μ/(16P²))",
+        requirements={
+            "P ≤ (W+1)^H for every ReLU net": all(r["P"] <= r["bound"] for r in rows),
+            "RMS error ≥ μ/(√720 P²) for every ReLU net": all(r["relu rms"] >= r["rms floor"] for r in rows),
+            f"{comparison} net of the same architecture: sup error ≤ {SEPARATION:g} μ/(16P²) for every (H, W)": all(
+                r["comparison sup"] <= SEPARATION * r["floor"] for r in rows),
+        },
+        notes={"H": [r["H"] for r in rows], "W": [r["W"] for r in rows], "pieces P": pieces,
+               "(W+1)^H": [r["bound"] for r in rows], "ReLU sup error": [r["relu sup"] for r in rows],
+               "floor μ/(16P²)": [r["floor"] for r in rows], "ReLU RMS error": [r["relu rms"] for r in rows],
+               f"{comparison} sup error": [r["comparison sup"] for r in rows],
+               f"{comparison} / floor": [r["comparison sup"] / r["floor"] for r in rows],
+               "architecture floor μ/(16(W+1)^(2H))": [r["architecture floor"] for r in rows],
+               "sign of f''": sign, "training iterations": iterations},
+    )
+
+
+# -------------------------------------------------------------------------------- learning curves
+
+def learning_curve(f: Callable, *, activation: str, ns: Sequence[int], noise: float = 0.1, seeds: int = 3,
+                   d: int = 1, iterations: int = 300, width: Callable[[int], int] | None = None,
+                   permute_labels: bool = False, test_size: int | None = None, device=None) -> dict:
+    """Test MSE ``‖f̂_n - f‖²`` of one-hidden-layer networks fitted to ``n`` noisy samples, per ``n`` and seed.
+
+    Samples ``x_i ~ U[0, 1]^d``, ``y_i = f(x_i) + noise·ξ_i`` (``ξ`` standard normal, seeded); width
+    ``width(n)`` (default ``⌈√n⌉``); least squares by BFGS for ``iterations`` steps (the empirical risk
+    minimiser of the theorem, approximately). ``permute_labels=True`` shuffles the ``y_i`` (negative
+    control: nothing left to learn). Test MSE on a non-dyadic grid (``4096`` points in 1-D, ``64²`` in 2-D).
+    """
+    name = st.activation_name(activation)
+    d = _dimension(d)
+    ns = _sizes("ns", ns, positive_int)
+    noise = finite_real("noise", noise)
+    if noise < 0:
+        raise ValueError(f"noise must be >= 0, got {noise!r}")
+    seeds, iterations = positive_int("seeds", seeds), positive_int("iterations", iterations)
+    width = width or (lambda n: math.ceil(math.sqrt(n)))
+    device = _device(device)
+    f = _target(f, d, device)
+    if d == 1:
+        test = nondyadic_grid(test_size or 4096, device=device)
+    else:
+        line = nondyadic_grid(test_size or 64, device=device)[:, 0]
+        test = torch.stack(torch.meshgrid(line, line, indexing="ij"), -1).reshape(-1, 2)
+    truth = f(test).reshape(-1)
+    errors = []
+    for n in ns:
+        row = []
+        for seed in range(seeds):
+            generator = torch.Generator(device="cpu").manual_seed(10_000 * seed + n)
+            x = torch.rand(n, d, dtype=torch.float64, generator=generator).to(device)
+            y = f(x).reshape(-1) + noise * torch.randn(n, dtype=torch.float64, generator=generator).to(device)
+            if permute_labels:
+                y = y[torch.randperm(n, generator=generator).to(device)]
+            net = st.fit_network(x, y, hidden_layers=1, width=positive_int("width(n)", width(n)), activation=name,
+                                 iterations=iterations, seed=seed, device=device)
+            with torch.no_grad():
+                row.append(float(((net(test).reshape(-1) - truth) ** 2).mean()))
+        errors.append(row)
+    return {"n": ns, "widths": [width(n) for n in ns], "test MSE": errors,
+            "median test MSE": [float(np.median(row)) for row in errors]}
+
+
+def check_learning_curve(f: Callable, *, activation: str, ns: Sequence[int], noise: float = 0.1, seeds: int = 3,
+                         d: int = 1, iterations: int = 300, permute_labels: bool = False, device=None) -> RateCheck:
+    """Illustration of Theorem ``thm-erm-rate``: the median test MSE falls at least like ``n^-0.4``.
+
+    A deliberately weak, one-sided check (slope ``<= -0.4``): the theorem predicts
+    ``n^{-2s/(2s+d)}`` (about ``n^-1`` for analytic targets; ``n^-0.8`` for one-hidden-layer ReLU in 1-D),
+    but at these sizes the slope is set by noise and optimisation as much as by approximation, and an
+    ordering of the activations' slopes is not robust (research notes, §5). With
+    ``permute_labels=True`` the labels carry no information and the check must fail.
+    """
+    curve = learning_curve(f, activation=activation, ns=ns, noise=noise, seeds=seeds, d=d, iterations=iterations,
+                           permute_labels=permute_labels, device=device)
+    return rate_check(
+        f"learning curve, {st.activation_name(activation)}, d = {d}{', labels permuted' if permute_labels else ''}:"
+        " test MSE decays",
+        curve["n"],
+        curve["median test MSE"],
+        expected=LEARNING_SLOPE,
+        tolerance=0.0,
+        sense="<=",
+        quantity="slope of the median test MSE against n",
+        notes={"widths": curve["widths"], "test MSE per seed": curve["test MSE"], "noise": noise, "seeds": seeds},
+    )
+
+
+# ---------------------------------------------------------------------------------------- claims
+
+def _gadget_claim(activation: str) -> RateCheck:
+    return check_gadget_rate(activation, DEFAULT_DELTAS)
+
+
+@claim("smooth/gadget-gelu", chapter=CHAPTER, label="def-smooth-gadgets",
+       statement="GELU square gadget: sup error ∝ δ² on [−1, 1]")
+def _claim_gadget_gelu() -> RateCheck:
+    return _gadget_claim("gelu")
+
+
+@claim("smooth/gadget-tanh", chapter=CHAPTER, label="def-smooth-gadgets",
+       statement="tanh square gadget at the shifted base point: sup error ∝ δ²")
+def _claim_gadget_tanh() -> RateCheck:
+    return _gadget_claim("tanh")
+
+
+FORWARD_CONTROL_BASE = 1.0  # GELU'''(1) = -3φ(1) ≠ 0: there the one-sided stencil is first order
+
+
+@claim("smooth/control-gadget-forward", chapter=CHAPTER, label="def-smooth-gadgets", control=True,
+       statement="control: one-sided stencil at b = 1 (error O(δ)) must be rejected")
+def _control_gadget_forward() -> RateCheck:
+    return check_gadget_rate("gelu", DEFAULT_DELTAS, base=FORWARD_CONTROL_BASE, stencil="forward")
+
+
+def _depth_claim(k: int, build=constant_depth_network) -> RateCheck:
+    return check_constant_depth_rate(chapter_target, k=k, Ks=default_Ks(k), build=build)
+
+
+@claim("smooth/constant-depth-k0", chapter=CHAPTER, label="thm-constant-depth",
+       statement="GELU, depth 7, k = 0: sup error ∝ K^−2, N ∝ K²")
+def _claim_depth_k0() -> RateCheck:
+    return _depth_claim(0)
+
+
+@claim("smooth/constant-depth-k1", chapter=CHAPTER, label="thm-constant-depth",
+       statement="GELU, depth 7, k = 1: sup error ∝ K^−4, N ∝ K²")
+def _claim_depth_k1() -> RateCheck:
+    return _depth_claim(1)
+
+
+@claim("smooth/constant-depth-k2", chapter=CHAPTER, label="thm-constant-depth",
+       statement="GELU, depth 7, k = 2: sup error ∝ K^−6, N ∝ K²")
+def _claim_depth_k2() -> RateCheck:
+    return _depth_claim(2)
+
+
+@claim("smooth/constant-depth-k3", chapter=CHAPTER, label="thm-constant-depth",
+       statement="GELU, depth 7, k = 3 (cubes by third differences): sup error ∝ K^−8, N ∝ K²")
+def _claim_depth_k3() -> RateCheck:
+    return _depth_claim(3)
+
+
+@claim("smooth/constant-depth-d2", chapter=CHAPTER, label="thm-constant-depth",
+       statement="GELU, depth 7, d = 2, k = 1: sup error ∝ K^−4, N ∝ K⁴")
+def _claim_depth_d2() -> RateCheck:
+    return check_constant_depth_rate(chapter_target, k=1, Ks=default_Ks(1, 2), d=2)
+
+
+@claim("smooth/control-float32", chapter=CHAPTER, label="thm-constant-depth", control=True,
+       statement="control: the k = 2 network evaluated in float32 must be rejected")
+def _control_float32() -> RateCheck:
+    return _depth_claim(2, float32_network)
+
+
+@claim("smooth/control-relu-swapped", chapter=CHAPTER, label="thm-constant-depth", control=True,
+       statement="control: ReLU in place of GELU (same weights) must be rejected")
+def _control_relu_swapped() -> RateCheck:
+    return _depth_claim(2, relu_swapped_network)
+
+
+@claim("smooth/control-no-coarse-factor", chapter=CHAPTER, label="thm-constant-depth", control=True,
+       statement="control: weights without the coarse factor B_c must be rejected")
+def _control_no_coarse_factor() -> RateCheck:
+    return _depth_claim(2, without_coarse_factor_network)
+
+
+def default_bottleneck_widths() -> list[int]:
+    """Widths of the trained networks: ``4, 8`` at ``ci`` scale, ``4, 8, 16`` at ``full`` scale."""
+    return book_device.sizes(ci=[4, 8], full=[4, 8, 16])
+
+
+@claim("smooth/relu-floor", chapter=CHAPTER, label="thm-relu-floor",
+       statement="trained ReLU nets (H = 1, 2, 3): P ≤ (W+1)^H, sup error ≥ μ/(16P²); GELU nets reach < 10% of it")
+def _claim_relu_floor() -> RateCheck:
+    return check_relu_bottleneck(convex_target, mu=1.0, widths=default_bottleneck_widths())
+
+
+@claim("smooth/control-relu-comparison", chapter=CHAPTER, label="thm-relu-floor", control=True,
+       statement="control: ReLU nets as the comparison cannot beat the floor, must be rejected")
+def _control_relu_comparison() -> RateCheck:
+    return check_relu_bottleneck(convex_target, mu=1.0, widths=default_bottleneck_widths(), comparison="relu")
+
+
+__all__ = [
+    "ACTIVATIONS", "DEFAULT_DELTAS", "MAX_D", "MAX_K", "chapter_target", "check_constant_depth_rate",
+    "check_curvature", "check_gadget_rate", "check_learning_curve", "check_relu_bottleneck", "constant_depth_network",
+    "convex_target", "default_Ks", "default_bottleneck_widths", "evaluation_points", "float32_network",
+    "identity_gadget", "learning_curve", "learning_target", "product_gadget", "relu_piece_count",
+    "relu_swapped_network", "square_gadget", "without_coarse_factor_network",
+]

@@ -1,0 +1,280 @@
+"""Chapter 3: exact identities of the symbolic layer, quadrature exactness, the Monte Carlo rate and its controls."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import sympy
+import torch
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from nnproofs import representation as rep
+from nnproofs import representation_symbolic as sym
+
+X = sympy.symbols("x1:6", real=True)
+Y = sympy.Symbol("y", real=True)
+
+
+@st.composite
+def polynomials(draw, max_degree: int = 5):
+    """A random polynomial in d = 2..4 variables with small integer coefficients and degree <= max_degree."""
+    d = draw(st.integers(2, 4))
+    variables = X[:d]
+    terms = draw(st.lists(st.tuples(st.lists(st.integers(0, 3), min_size=d, max_size=d), st.integers(-3, 3)),
+                          min_size=1, max_size=4))
+    poly = sympy.Integer(0)
+    for exponents, coeff in terms:
+        if sum(exponents) <= max_degree:
+            poly += coeff * sympy.Mul(*(v**a for v, a in zip(variables, exponents)))
+    return sympy.expand(poly), variables
+
+
+FAST = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+# ---- symbolic identities (exact) ----
+
+@FAST
+@given(polynomials())
+def test_harmonic_decomposition_is_exact_and_harmonic(case):
+    poly, v = case
+    r2 = sum(a**2 for a in v)
+    pieces = sym.harmonic_decomposition(poly, v)
+    assert sympy.expand(sum((r2**m * h for _, m, h in pieces), sympy.Integer(0)) - poly) == 0
+    for k, m, h in pieces:
+        assert sym.laplacian(h, v) == 0
+        assert set(sym.homogeneous_parts(h, v)) == {k - 2 * m}
+
+
+@FAST
+@given(polynomials(max_degree=4), st.sampled_from(["sphere", "gaussian"]))
+def test_relu_operator_inverse_is_exact(case, law):
+    poly, v = case
+    sigma = sympy.Rational(3, 2)
+    g = sym.inverse_relu_operator(poly, v, law, sigma)
+    assert sympy.expand(sym.relu_operator(g, v, law, sigma) - poly) == 0
+
+
+@FAST
+@given(polynomials())
+def test_harmonic_extension_is_harmonic_and_restricts(case):
+    poly, v = case
+    H = sym.harmonic_extension(poly, v, Y)
+    assert sym.laplacian(H, (*v, Y)) == 0
+    assert sympy.expand(H.subs(Y, 0) - poly) == 0
+
+
+@FAST
+@given(polynomials(max_degree=4), st.sampled_from([sympy.Integer(1), sympy.Rational(1, 2), sympy.Rational(5, 4)]))
+def test_projection_is_backward_heat_flow_and_star_identity(case, sigma):
+    """E_z H(f_k)(w, z) = e^{−σ²Δ/2} f_k(w) for z ~ N(0, σ²), and E_w[⟨x,w⟩^k q_k(w)] = k! σ^{2k} f_k(x)."""
+    poly, v = case
+    w = sympy.symbols(f"w0:{len(v)}", real=True)
+    for k, part in sym.homogeneous_parts(poly, v).items():
+        q = sym.sharpen(part, v, sigma)
+        projected = sym.expectation(sym.harmonic_extension(part, v, Y), [Y], "gaussian", sigma)
+        assert sympy.expand(projected - q) == 0
+        inner = sum(a * b for a, b in zip(v, w))
+        star = sym.expectation(inner**k * q.subs(dict(zip(v, w)), simultaneous=True), w, "gaussian", sigma)
+        assert sympy.expand(star - sympy.factorial(k) * sigma ** (2 * k) * part) == 0
+
+
+@FAST
+@given(polynomials(max_degree=4))
+def test_fischer_norm_is_gaussian_norm_of_sharpened(case):
+    poly, v = case
+    if poly != 0:
+        assert rep.check_fischer_identity([poly], v, sigma=0.75).passed
+
+
+def test_fischer_identity_control_without_factorial_fails():
+    polys, v = rep._fischer_examples()
+    assert rep.check_fischer_identity(polys, v).passed
+    assert not rep.check_fischer_identity(polys, v, inner=sym.coefficient_inner).passed
+
+
+def test_fischer_norm_values():
+    x1, x2, x3 = X[:3]
+    assert rep.fischer_norm(x1**2 * x2, X[:2]) == pytest.approx(math.sqrt(2))
+    assert rep.fischer_norm(x1**2 + x2**2 + x3**2, X[:3]) == pytest.approx(math.sqrt(6))  # √(2d)
+    assert rep.fischer_norm((x1 + x2) ** 3, X[:2]) ** 2 == pytest.approx(math.factorial(3) * 2**3)  # k!|a|^{2k}
+
+
+@pytest.mark.parametrize("d", [2, 3, 5])
+def test_eigenvalues_on_explicit_pieces(d):
+    """T_μ(|x|^{2m} h_j) = λ_{k,j} |x|^{2m} h_j for both laws, and the closed forms of the notes."""
+    v = X[:d]
+    r2 = sum(a**2 for a in v)
+    harmonics = {0: sympy.Integer(1), 1: v[0], 2: v[0] * v[1], 3: v[0] * v[1] ** 2 - v[0] ** 3 / 3 if d == 2 else v[0] * v[1] * v[2]}
+    if d == 2:
+        harmonics[3] = v[0] ** 3 - 3 * v[0] * v[1] ** 2
+    for law, sigma in (("sphere", 1), ("gaussian", sympy.Rational(1, 2))):
+        for j, h in harmonics.items():
+            assert sym.laplacian(h, v) == 0
+            for m in range(0, 2):
+                piece = sympy.expand(r2**m * h)
+                lam = sym.eigenvalue(j + 2 * m, j, d, law, sigma)
+                assert sympy.expand(sym.relu_operator(piece, v, law, sigma) - lam * piece) == 0
+    assert sym.eigenvalue(1, 1, d) == sympy.Rational(1, d)
+    assert sym.eigenvalue(2, 2, d) == sympy.Rational(2, d * (d + 2))
+    assert sym.eigenvalue(3, 3, d, "gaussian", 2) == 6 * 2**6  # λ_kk = k! σ^{2k}, free of d
+
+
+def test_worked_inverses_sphere():
+    d, v = 3, X[:3]
+    r2 = sum(a**2 for a in v)
+    assert sympy.expand(sym.inverse_relu_operator(v[0], v) - d * v[0]) == 0
+    assert sympy.expand(sym.inverse_relu_operator(r2, v) - d * r2) == 0
+    assert sympy.expand(sym.inverse_relu_operator(v[0] * v[1], v) - sympy.Rational(d * (d + 2), 2) * v[0] * v[1]) == 0
+    assert sympy.expand(sym.inverse_relu_operator(v[0] ** 2, v) - (6 * v[0] ** 2 - sympy.Rational(3, 2) * (v[1] ** 2 + v[2] ** 2))) == 0
+
+
+def test_eigenvalues_against_funk_hecke_quadrature():
+    check = rep.check_eigenvalues([2, 3, 4, 5], 6)
+    assert check.passed, check.report()
+    assert check.measured < 1e-12
+
+
+def test_gegenbauer_trap_is_rejected():
+    assert math.isnan(rep.funk_hecke_eigenvalue(2, 2, 2, zonal="gegenbauer"))
+    assert not rep.check_eigenvalues([2, 3], 4, zonal="gegenbauer").passed
+    assert rep.funk_hecke_eigenvalue(2, 2, 3, zonal="gegenbauer") == pytest.approx(float(sym.eigenvalue(2, 2, 3)))
+
+
+def test_sharpening_of_worked_examples():
+    x1, x2 = X[:2]
+    assert sympy.expand(sym.sharpen(x1**2, X[:2]) - (x1**2 - 1)) == 0
+    assert sympy.expand(sym.sharpen(x1**3, X[:2], 2) - (x1**3 - 12 * x1)) == 0
+    assert sympy.expand(sym.sharpen(x1**2 * x2, X[:2]) - (x1**2 - 1) * x2) == 0
+    assert sympy.expand(sym.heat_flow(sym.sharpen(x1**4, X[:2], 3), X[:2], 9) - x1**4) == 0  # backward ∘ forward = id
+
+
+# ---- representation exactness by quadrature ----
+
+WORKED = ["1", "x1", "x1**2", "x1**2 + x2**2 + x3**2", "x1*x2", "x1**3", "x1**2*x2", "1/2 - x1 + 3*x1*x2 - x2**3"]
+
+
+@pytest.mark.parametrize("d", [1, 2, 3])
+@pytest.mark.parametrize("text", WORKED)
+@pytest.mark.parametrize("sigma", [1.0, 0.7])
+def test_representation_exact_by_quadrature(d, text, sigma):
+    v = X[:d]
+    poly = sympy.sympify(text, locals={str(s): s for s in X})
+    if not poly.free_symbols <= set(v):
+        poly = poly.subs({s: 0 for s in X[d:]})
+    point = [0.7, -0.4, 0.3][:d]
+    exact = float(poly.subs(dict(zip(v, point))))
+    assert rep.representation_quadrature(poly, v, point, sigma=sigma) == pytest.approx(exact, abs=1e-8)
+
+
+# ---- sampling layer ----
+
+def test_sampled_network_shape_biases_and_mean():
+    poly, v = rep.default_target(4)
+    r = rep.sharpened_representation(poly, v)
+    net = r.sample(500, generator=torch.Generator().manual_seed(1))
+    assert isinstance(net, torch.nn.Sequential) and [type(m) for m in net] == [torch.nn.Linear, torch.nn.ReLU, torch.nn.Linear]
+    assert net[0].weight.shape == (500, 4) and net[2].weight.shape == (1, 500)
+    assert net[0].weight.dtype == torch.float64 and (net[0].bias <= 0).all()
+    assert net[2].bias.item() == pytest.approx(0.5)
+    assert sum(c["weight"] for c in r.constants().values()) == pytest.approx(1.0)
+
+
+def test_second_moment_of_linear_part_matches_closed_form():
+    """√M_1/‖f_1‖_F = √(2(1 + 2/d)) exactly for D = U(S^{d−1}) (notes §2.10)."""
+    for d in (2, 6):
+        r = rep.sharpened_representation(X[0] - 2 * X[1], X[:d])
+        c = r.constants()[1]
+        se = r.second_moment_stderr()[1] / (2 * c["sqrt_M"] * c["fischer_norm"])
+        assert abs(c["ratio"] - math.sqrt(2 * (1 + 2 / d))) <= 4 * se
+
+
+def test_constants_ceilings_and_limits():
+    assert [round(rep.dimension_free_constant(k), 2) for k in range(1, 5)] == [2.91, 9.55, 18.51, 30.99]
+    assert [round(rep.dimension_free_limit(k), 3) for k in range(1, 5)] == [1.414, 1.678, 1.516, 1.164]
+
+
+def test_target_variance_is_exact():
+    r = rep.sharpened_representation(X[0] ** 2 + X[1], X[:3])
+    # E x1^4 + E x2^2 on S^2: 3/15 + 1/3
+    assert r.target_variance("sphere") == pytest.approx(3 / 15 + 1 / 3)
+    assert r.target_variance("ball") == pytest.approx(3 / 15 * 3 / 7 + 1 / 3 * 3 / 5)
+
+
+@pytest.mark.parametrize("case", ["chapter", "mixed-d6", "ball-d8"])
+def test_monte_carlo_rate_on_several_polynomials(case):
+    if case == "chapter":
+        poly, v = rep.default_target(rep.default_dimension())
+        inputs = "sphere"
+    elif case == "mixed-d6":
+        v = X[:5] + sympy.symbols("x6:7", real=True)
+        poly = 1 + v[0] - 2 * v[3] * v[4] + v[1] ** 3 / 3 + v[2] ** 2 * v[5] ** 2 / 2 + v[5] ** 4 / 5
+        inputs = "sphere"
+    else:
+        v = sympy.symbols("x1:9", real=True)
+        poly = rep.ridge_polynomial(v, (1, 2, 3, 4), seed=7, constant=-1.0)
+        inputs = "ball"
+    check = rep.check_monte_carlo_rate(poly, v, ns=[1000, 2000, 4000, 8000], inputs=inputs, replicates=20)
+    assert check.passed, check.report()
+    assert all(0.5 <= r <= 2 for r in check.notes["MSE/prediction"])
+
+
+@pytest.mark.parametrize("control", [rep.unsharpened_control, rep.forward_heat_control, rep.bias_sign_control])
+def test_monte_carlo_controls_fail(control):
+    v = X[:5]
+    poly = 0.5 + v[0] + v[0] * v[1] + v[2] ** 2 + v[3] ** 3 / 3
+    check = rep.check_monte_carlo_rate(poly, v, ns=[1000, 2000, 4000, 8000], build=control, replicates=5)
+    assert not check.passed
+    assert not check.requirements["mean MSE / predicted MSE in [0.5, 2] for every n >= 1000"]
+
+
+def test_dimension_stability_and_counterpoint():
+    assert rep.check_dimension_stability(rep.default_target, [2, 5, 10]).passed
+    assert not rep.check_dimension_stability(rep.squared_norm_target, [2, 5, 10, 20]).passed
+
+
+# ---- input validation ----
+
+def test_validation_errors():
+    x1, x2 = X[:2]
+    with pytest.raises(ValueError, match="polynomial"):
+        rep.sharpened_representation(sympy.sin(x1), X[:2])
+    with pytest.raises(ValueError, match="polynomial"):
+        rep.fischer_norm(1 / x1, X[:2])
+    with pytest.raises(ValueError, match="not among"):
+        rep.sharpened_representation(x1 + X[2], X[:2])
+    with pytest.raises(ValueError, match="sigma"):
+        rep.sharpened_representation(x1, X[:2], sigma=0.0)
+    with pytest.raises(ValueError, match="sigma"):
+        rep.sharpened_representation(x1, X[:2], sigma=-1)
+    r = rep.sharpened_representation(x1 * x2, X[:2])
+    with pytest.raises(ValueError, match="n must be >= 1"):
+        r.sample(0)
+    with pytest.raises(ValueError, match="inputs"):
+        r.predicted_mse(10, inputs="cube")
+    with pytest.raises(ValueError, match="inputs"):
+        rep.check_monte_carlo_rate(x1, X[:2], ns=[10, 20], inputs="gaussian")
+    with pytest.raises(ValueError, match="distinct widths"):
+        rep.check_monte_carlo_rate(x1, X[:2], ns=[10, 10])
+    with pytest.raises(ValueError, match="constant"):
+        rep.check_monte_carlo_rate(sympy.Integer(3), X[:2], ns=[10, 20])
+    with pytest.raises(TypeError, match="Symbol"):
+        rep.fischer_norm(x1, ["x1"])
+    with pytest.raises(ValueError, match="distinct"):
+        rep.fischer_norm(x1, [x1, x1])
+    with pytest.raises(ValueError, match="homogeneous"):
+        sym.harmonic_projection(x1 + x1**2, X[:2])
+    with pytest.raises(ValueError, match="k - j even"):
+        sym.eigenvalue(3, 2, 3)
+    with pytest.raises(ValueError, match="law"):
+        sym.relu_operator(x1, X[:2], law="ball")
+    with pytest.raises(ValueError, match="coordinates"):
+        rep.representation_quadrature(x1, X[:2], [0.1, 0.2, 0.3])
+
+
+def test_constant_polynomial_samples_a_constant_network():
+    r = rep.sharpened_representation(sympy.Rational(3, 2), X[:2])
+    net = r.sample(7)
+    assert torch.allclose(net(torch.randn(4, 2)).reshape(-1), torch.full((4,), 1.5))

@@ -1,0 +1,617 @@
+"""Chapter 1: smooth gadgets, the constant-depth network, the ReLU floor and its checks, at small sizes.
+
+Identities are checked against exact sympy values and independent formulas, invariants with
+hypothesis, the checks on targets other than the chapter's, and every check against its negative
+control.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import sympy
+import torch
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from torch import nn
+
+from nnproofs import smooth, smooth_gadgets, smooth_network, smooth_training
+from nnproofs.gadgets import yarotsky_square
+from nnproofs.networks import relu_network
+from nnproofs.pieces import breakpoints
+from nnproofs.smooth import (
+    check_constant_depth_rate,
+    check_gadget_rate,
+    check_learning_curve,
+    check_relu_bottleneck,
+    constant_depth_network,
+    relu_piece_count,
+)
+
+F64 = torch.float64
+EPS = float(np.finfo(np.float64).eps)
+property_settings = settings(max_examples=40, deadline=None)
+
+
+def exp_decay(x):
+    """A second smooth target: e^{-3x} cos 5x (d = 1)."""
+    return torch.exp(-3 * x[:, 0]) * torch.cos(5 * x[:, 0])
+
+
+def runge(x):
+    """A third smooth target: 1 / (1 + 4(x - 0.3)²) (d = 1)."""
+    return 1.0 / (1.0 + 4.0 * (x[:, 0] - 0.3) ** 2)
+
+
+TARGETS = {"chapter": smooth.chapter_target, "exp-decay": exp_decay, "runge": runge}
+
+
+# --------------------------------------------------------------------------------------- gadgets
+
+@pytest.mark.parametrize(
+    ("activation", "order", "at", "exact"),
+    [
+        ("gelu", 2, 0, sympy.sqrt(2) / sympy.sqrt(sympy.pi)),
+        ("gelu", 3, 1, -3 * sympy.exp(sympy.Rational(-1, 2)) / sympy.sqrt(2 * sympy.pi)),
+        ("gelu", 4, 0, -2 * sympy.sqrt(2) / sympy.sqrt(sympy.pi)),
+        ("silu", 2, 0, sympy.Rational(1, 2)),
+        ("softplus", 2, 0, sympy.Rational(1, 4)),
+        ("tanh", 2, 0, 0),
+        ("tanh", 3, 0, -2),
+        ("sigmoid", 2, 0, 0),
+        ("sigmoid", 1, 0, sympy.Rational(1, 4)),
+    ],
+)
+def test_exact_derivatives(activation, order, at, exact):
+    assert sympy.simplify(smooth_gadgets.exact_derivative(activation, order, at) - exact) == 0
+    assert smooth_gadgets.derivative(activation, order, at) == pytest.approx(float(exact), abs=1e-14)
+
+
+@pytest.mark.parametrize("activation", smooth.ACTIVATIONS)
+def test_torch_module_matches_sympy(activation):
+    y = torch.linspace(-30, 30, 601, dtype=F64)
+    with torch.no_grad():
+        torch_values = smooth_gadgets.module(activation)(y).numpy()
+    exact = sympy.lambdify(sympy.Symbol("y", real=True), smooth_gadgets.expression(activation), "mpmath")
+    reference = np.array([float(exact(v)) for v in y.tolist()])
+    np.testing.assert_allclose(torch_values, reference, rtol=4 * EPS, atol=4 * EPS)
+
+
+@pytest.mark.parametrize(
+    ("activation", "base"),
+    [("gelu", 0.0), ("silu", 0.0), ("softplus", 0.0), ("tanh", -0.6584789), ("sigmoid", math.log(2 - math.sqrt(3)))],
+)
+def test_square_base_points_maximise_the_second_derivative(activation, base):
+    b = smooth_gadgets.base_point(activation, 2)
+    assert b == pytest.approx(base, abs=1e-6)
+    second = abs(smooth_gadgets.derivative(activation, 2, b))
+    for shift in (-0.05, -1e-3, 1e-3, 0.05):
+        assert abs(smooth_gadgets.derivative(activation, 2, b + shift)) <= second
+    assert abs(smooth_gadgets.derivative(activation, 3, b)) < 1e-7  # an extremum of σ''
+
+
+@pytest.mark.parametrize("activation", smooth_gadgets.EXACT_IDENTITY)
+def test_identity_is_exact(activation):
+    """σ(y) − σ(−y) = y for GELU, SiLU, softplus: exact to round-off, far into the tails."""
+    x = torch.linspace(-60, 60, 12001, dtype=F64)[:, None]
+    with torch.no_grad():
+        error = (smooth.identity_gadget(activation)(x) - x).abs()
+    assert float((error / x.abs().clamp_min(1.0)).max()) <= 2 * EPS
+
+
+def test_softplus_threshold_matters():
+    """torch's default Softplus switches to y above 20: the identity would be off by e^-20."""
+    y = torch.tensor([20.5], dtype=F64)
+    default = nn.Softplus()(y) - nn.Softplus()(-y) - y
+    ours = smooth_gadgets.module("softplus")(y) - smooth_gadgets.module("softplus")(-y) - y
+    assert abs(float(default)) > 1e-9
+    assert abs(float(ours)) <= 2 * EPS * 20.5
+
+
+@pytest.mark.parametrize("activation", smooth.ACTIVATIONS)
+def test_step_saturates_at_its_reach(activation):
+    reach = smooth_gadgets.step_reach(activation)
+    assert smooth_gadgets.heaviside_error_bound(activation, reach) <= EPS / 2 * (1 + 1e-9)
+    step = smooth_gadgets.step_network(activation)
+    y = torch.tensor([[-2 * reach], [-reach], [0.0], [reach], [2 * reach]], dtype=F64)
+    with torch.no_grad():
+        values = step(y).reshape(-1)
+    np.testing.assert_allclose(values.numpy(), [0.0, 0.0, 0.5, 1.0, 1.0], rtol=0, atol=2 * EPS)
+
+
+@pytest.mark.parametrize("activation", smooth.ACTIVATIONS)
+def test_gadget_rate_check_passes(activation):
+    check = check_gadget_rate(activation, device="cpu")
+    check.assert_passed()
+    assert check.measured == pytest.approx(2.0, abs=0.01)
+    assert check.notes["product slope"] == pytest.approx(2.0, abs=0.01)
+
+
+@pytest.mark.parametrize(("activation", "base"), [("gelu", 1.0), ("tanh", 0.3), ("silu", -1.0)])
+def test_one_sided_stencil_is_rejected(activation, base):
+    check = check_gadget_rate(activation, base=base, stencil="forward", device="cpu")
+    assert not check.passed and not check.rate_holds
+    assert check.measured == pytest.approx(1.0, abs=0.1)
+
+
+def test_one_sided_stencil_is_second_order_at_an_extremum_of_sigma2():
+    """At the default base point σ'''(b) = 0, so even the one-sided stencil has slope 2 (not a control there)."""
+    check = check_gadget_rate("gelu", stencil="forward", device="cpu")
+    assert check.rate_holds
+
+
+@pytest.mark.parametrize("activation", ["tanh", "sigmoid"])
+def test_zero_curvature_base_point_is_refused(activation):
+    with pytest.raises(ValueError, match=r"base=0.0: .*\^\(2\)\(0\) = 0 is zero"):
+        check_gadget_rate(activation, base=0.0)
+    with pytest.raises(ValueError, match=r"base=0.0"):
+        smooth.square_gadget(activation, 1e-3, base=0.0)
+
+
+@property_settings
+@given(x=st.floats(-1, 1), y=st.floats(-1, 1), activation=st.sampled_from(smooth.ACTIVATIONS))
+def test_product_gadget_error_is_bounded(x, y, activation):
+    stencil = smooth_gadgets.power_stencil(activation, 2)
+    net = smooth_gadgets.product_network(activation, stencil)
+    with torch.no_grad():
+        value = float(net(torch.tensor([[x, y]], dtype=F64)))
+    bound = 0.5 * (smooth_gadgets.truncation_bound(activation, 2, stencil.delta, stencil.base, radius=2.0)
+                   + smooth_gadgets.rounding_bound(activation, 2, stencil.delta, stencil.base, radius=2.0))
+    assert abs(value - x * y) <= bound
+
+
+@pytest.mark.parametrize("activation", smooth.ACTIVATIONS)
+@pytest.mark.parametrize("order", [1, 2, 3])
+def test_power_gadgets(activation, order):
+    stencil = smooth_gadgets.power_stencil(activation, order)
+    x = torch.linspace(-1, 1, 401, dtype=F64)[:, None]
+    with torch.no_grad():
+        error = float((smooth_gadgets.stencil_network(activation, stencil)(x) - x**order).abs().max())
+    assert error <= 2e-6
+
+
+def test_gadget_helpers_validate():
+    with pytest.raises(ValueError, match=r"order must be 1, 2 or 3"):
+        smooth_gadgets.power_stencil("gelu", 4)
+    with pytest.raises(ValueError, match=r"forward \(one-sided\) stencil exists for order 2 only"):
+        smooth_gadgets.power_stencil("gelu", 3, forward=True)
+    with pytest.raises(ValueError, match=r"delta must be in \(0, 1\]"):
+        smooth_gadgets.power_stencil("gelu", 2, delta=0.0)
+    with pytest.raises(TypeError, match=r"stencil must be a Stencil"):
+        smooth_gadgets.stencil_network("gelu", (1.0, -1.0))
+    with pytest.raises(ValueError, match=r"delta must be > 0"):
+        smooth_gadgets.truncation_bound("gelu", 2, -1e-3, 0.0)
+    with pytest.raises(ValueError, match=r"tail must be in \(0, 0.5\)"):
+        smooth_gadgets.step_reach("gelu", 0.7)
+
+
+def test_default_delta_balances_truncation_and_round_off():
+    assert 1e-6 < smooth_gadgets.default_delta("gelu", 2) < 1e-4  # σ(0) = 0: about ε^(1/3)
+    assert 1e-4 < smooth_gadgets.default_delta("tanh", 2) < 1e-2  # σ(b) ≠ 0: about ε^(1/5)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "pattern"),
+    [
+        ({"activation": "relu"}, ValueError, r"activation='relu' is not allowed; use a smooth activation"),
+        ({"activation": 3}, TypeError, r"activation must be a string"),
+        ({"deltas": [1e-2]}, ValueError, r"deltas needs at least 2 values"),
+        ({"deltas": [1e-2, 1e-2]}, ValueError, r"deltas needs at least two distinct values"),
+        ({"deltas": [1e-2, -1e-3]}, ValueError, r"deltas\[1\] = -0.001; every entry must be finite and > 0"),
+        ({"deltas": [2.0, 1e-2]}, ValueError, r"deltas must be in \(0, 1\]"),
+        ({"stencil": "backward"}, ValueError, r"stencil must be 'central' or 'forward'"),
+        ({"points": 2}, ValueError, r"points must be >= 3"),
+    ],
+)
+def test_gadget_check_validation(kwargs, error, pattern):
+    arguments = {"activation": "gelu", "deltas": smooth.DEFAULT_DELTAS} | kwargs
+    with pytest.raises(error, match=pattern):
+        check_gadget_rate(arguments.pop("activation"), arguments.pop("deltas"), **arguments)
+
+
+# ------------------------------------------------------------------------------------ the network
+
+@pytest.mark.parametrize("d", [1, 2])
+@pytest.mark.parametrize("k", [0, 1, 2, 3])
+def test_depth_is_constant(k, d):
+    for K in (2, 3):
+        net = constant_depth_network(smooth.chapter_target, k=k, K=K, d=d, device="cpu")
+        linears = [m for m in net if isinstance(m, nn.Linear)]
+        assert len(linears) == 7 and len(net) == 13
+        assert all(isinstance(m, nn.GELU) for m in net[1::2])
+        assert linears[0].in_features == d and linears[-1].out_features == 1
+        assert all(p.dtype == F64 and not p.requires_grad for p in net.parameters())
+        with torch.no_grad():
+            assert net(torch.rand(5, d, dtype=F64)).shape == (5, 1)
+
+
+@pytest.mark.parametrize("activation", smooth.ACTIVATIONS)
+def test_activation_modules(activation):
+    net = constant_depth_network(smooth.chapter_target, k=1, K=3, activation=activation, device="cpu")
+    assert [type(m) for m in net[1::2]] == [type(smooth_gadgets.module(activation))] * 6
+
+
+@pytest.mark.parametrize(("d", "Ks"), [(1, range(2, 7)), (2, range(2, 8))])
+@pytest.mark.parametrize("k", [0, 2])
+def test_parameter_count_is_a_polynomial_of_degree_2d(k, d, Ks):
+    """Every width is affine in K^j (j <= d), so N(K) is a polynomial of degree 2d: its (2d+1)-th
+    differences vanish and its leading coefficient is positive."""
+    counts = [sum(p.numel() for p in constant_depth_network(lambda x: x[:, 0], k=k, K=K, d=d, device="cpu").parameters())
+              for K in Ks]
+    differences = np.diff(np.array(counts, dtype=np.int64), n=2 * d)
+    assert np.all(differences == differences[0]) and differences[0] > 0
+    if len(counts) > 2 * d + 1:
+        assert np.all(np.diff(np.array(counts, dtype=np.int64), n=2 * d + 1) == 0)
+
+
+@pytest.mark.parametrize(
+    ("d", "k", "f"),
+    [
+        (1, 0, lambda x: torch.full_like(x[:, 0], 0.7)),
+        (1, 1, lambda x: 1 - 2 * x[:, 0]),
+        (1, 2, lambda x: 1 + x[:, 0] - 3 * x[:, 0] ** 2),
+        (1, 3, lambda x: x[:, 0] ** 3 - x[:, 0]),
+        (2, 1, lambda x: 0.5 + x[:, 0] - x[:, 1]),
+        (2, 2, lambda x: x[:, 0] * x[:, 1] + x[:, 0] ** 2),
+    ],
+)
+def test_polynomials_of_degree_k_are_reproduced(d, k, f):
+    """Local fits are exact on P_k, so only the gadgets' float64 floor remains, for every K."""
+    for K in (2, 5) if d == 1 else (2, 3):
+        net = constant_depth_network(f, k=k, K=K, d=d, device="cpu")
+        x = smooth.evaluation_points(K, d, grid_size=64 if d == 1 else 16, device="cpu")
+        with torch.no_grad():
+            assert float((net(x)[:, 0] - f(x)).abs().max()) <= 1e-7
+
+
+@settings(max_examples=15, deadline=None)
+@given(k=st.integers(0, 3), K=st.integers(2, 6),
+       coefficients=st.lists(st.floats(-2, 2), min_size=4, max_size=4))
+def test_random_polynomials_are_reproduced(k, K, coefficients):
+    """Property: any polynomial of degree <= k is reproduced to the float64 floor, for every K."""
+    c = coefficients[: k + 1]
+    f = lambda x: sum(ci * x[:, 0] ** i for i, ci in enumerate(c)) + 0.0 * x[:, 0]
+    net = constant_depth_network(f, k=k, K=K, device="cpu")
+    x = smooth.evaluation_points(K, 1, grid_size=256, device="cpu")
+    with torch.no_grad():
+        assert float((net(x)[:, 0] - f(x)).abs().max()) <= 1e-7 * max(1.0, sum(abs(v) for v in c))
+
+
+def test_local_polynomials_are_exact_and_vanish_outside():
+    K, k = 3, 2
+    coefficients = smooth_network.local_polynomials(lambda x: 2 - x[:, 0] + 5 * x[:, 0] ** 2, K, k, 1, (0.0,))
+    assert coefficients.shape == (3, K + 2, K)
+    h = 1.0 / K**2
+    for i in range(K):
+        for l in range(K):
+            a = (i * K + l) * h
+            expected = [2 - a + 5 * a**2, (-1 + 10 * a) * h, 5 * h**2]
+            np.testing.assert_allclose(coefficients[:, i + 1, l].numpy(), expected, rtol=1e-9, atol=1e-12)
+    assert float(coefficients[:, 0].abs().max()) == 0.0  # coarse cell -1 lies left of [0, 1]
+    assert float(coefficients[:, K + 1].abs().max()) == 0.0
+
+
+def test_critical_points_cover_every_breakpoint():
+    K = 4
+    h = 1.0 / K**2
+    points = smooth_network.critical_points(K)
+    assert np.all(np.diff(points) > 0) and points.min() >= 0 and points.max() <= 1
+    for centre in list(np.arange(K**2 + 1) * h) + list(np.arange(K**2) * h + h / 2):
+        assert np.min(np.abs(points - centre)) <= 1e-15
+
+
+@pytest.mark.parametrize("target", sorted(TARGETS))
+def test_constant_depth_rate_on_three_targets(target):
+    """Slopes -2, -4, -6 within 0.6 for k = 0, 1, 2, with the same seven affine maps throughout."""
+    depths = set()
+    for k in (0, 1, 2):
+        check = check_constant_depth_rate(TARGETS[target], k=k, Ks=[4, 6, 8, 12], device="cpu")
+        check.assert_passed()
+        depths |= set(check.notes["affine maps"])
+    assert depths == {7}
+
+
+@pytest.mark.parametrize("activation", ["silu", "softplus", "tanh", "sigmoid"])
+def test_constant_depth_rate_for_other_activations(activation):
+    check_constant_depth_rate(runge, k=1, Ks=[4, 6, 8, 12], activation=activation, device="cpu").assert_passed()
+
+
+def test_constant_depth_rate_in_two_dimensions():
+    f = lambda x: torch.cos(2 * x[:, 0] - x[:, 1]) + x[:, 0] * x[:, 1] ** 2
+    check = check_constant_depth_rate(f, k=1, Ks=[2, 3, 4], d=2, grid_size=24, device="cpu")
+    check.assert_passed()
+    assert check.notes["affine maps"] == [7, 7, 7]
+
+
+@pytest.mark.parametrize(
+    "build", [smooth.float32_network, smooth.relu_swapped_network, smooth.without_coarse_factor_network])
+def test_negative_controls_are_rejected(build):
+    check = check_constant_depth_rate(smooth.chapter_target, k=2, Ks=[4, 6, 8, 12], build=build, device="cpu")
+    assert not check.passed and not check.rate_holds
+    assert check.measured > -4.0
+
+
+def test_without_coarse_factor_fails_at_coarse_breakpoints():
+    """The notes' observation: without B_c the worst errors sit next to the coarse breakpoints i/K."""
+    K = 8
+    net = smooth.without_coarse_factor_network(smooth.chapter_target, k=2, K=K, device="cpu")
+    x = smooth.evaluation_points(K, 1, device="cpu")
+    with torch.no_grad():
+        error = (net(x)[:, 0] - smooth.chapter_target(x)).abs()
+    worst = float(x[int(error.argmax()), 0])
+    assert abs(worst * K - round(worst * K)) <= 1.0 / (8 * K)  # within h/8 of a coarse breakpoint
+    intact = constant_depth_network(smooth.chapter_target, k=2, K=K, device="cpu")
+    with torch.no_grad():
+        assert float(error.max()) > 1e3 * float((intact(x)[:, 0] - smooth.chapter_target(x)).abs().max())
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "pattern"),
+    [
+        ({"activation": "relu"}, ValueError, r"activation='relu' is not allowed"),
+        ({"k": -1}, ValueError, r"k must be in 0..3 .* got -1"),
+        ({"k": 4}, ValueError, r"k must be in 0..3"),
+        ({"k": 1.0}, TypeError, r"k must be an int, got 1.0"),
+        ({"K": 1}, ValueError, r"K must be >= 2 .* got 1"),
+        ({"K": "8"}, TypeError, r"K must be an int"),
+        ({"d": 3}, ValueError, r"d must be 1 or 2 .* got 3"),
+        ({"d": 0}, ValueError, r"d must be 1 or 2"),
+        ({"dtype": torch.float32}, ValueError, r"dtype=torch.float32 is not allowed: the construction needs float64"),
+    ],
+)
+def test_network_validation(kwargs, error, pattern):
+    arguments = {"k": 1, "K": 4} | kwargs
+    with pytest.raises(error, match=pattern):
+        constant_depth_network(smooth.chapter_target, **arguments)
+
+
+@pytest.mark.parametrize(
+    ("f", "error", "pattern"),
+    [
+        ("sin", TypeError, r"f must be a callable"),
+        (lambda x: torch.cat([x, x], 1), ValueError, r"f must map an \(n, 1\) tensor to shape \(n,\)"),
+        (lambda x: x[:, 0].float(), ValueError, r"f must return float64 values"),
+        (lambda x: x[:, 0].numpy(), ValueError, r"f must map an \(n, 1\) tensor"),
+        (lambda x: torch.log(x[:, 0] - 0.5), ValueError, r"f returned a non-finite value"),
+    ],
+)
+def test_target_validation(f, error, pattern):
+    with pytest.raises(error, match=pattern):
+        constant_depth_network(f, k=1, K=3, device="cpu")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "pattern"),
+    [
+        ({"Ks": [8]}, ValueError, r"Ks needs at least two distinct values"),
+        ({"Ks": [4, 1]}, ValueError, r"Ks\[1\] must be >= 2"),
+        ({"Ks": "48"}, TypeError, r"Ks must be a sequence of ints, got str"),
+        ({"build": "net"}, TypeError, r"build must be a callable"),
+        ({"k": 5}, ValueError, r"k must be in 0..3"),
+    ],
+)
+def test_rate_check_validation(kwargs, error, pattern):
+    arguments = {"k": 1, "Ks": [4, 6]} | kwargs
+    with pytest.raises(error, match=pattern):
+        check_constant_depth_rate(smooth.chapter_target, **arguments)
+
+
+# -------------------------------------------------------------------------------- piece counting
+
+def random_relu_net(seed: int, hidden_layers: int, width: int) -> nn.Sequential:
+    g = torch.Generator().manual_seed(seed)
+    sizes = [1] + [width] * hidden_layers + [1]
+    maps = [(torch.randn(o, i, generator=g, dtype=F64) * 2, torch.randn(o, generator=g, dtype=F64))
+            for i, o in zip(sizes[:-1], sizes[1:])]
+    return relu_network(maps)
+
+
+def brute_force_pieces(net: nn.Sequential, n: int = 1 << 18) -> int:
+    """Pieces from activation patterns on a grid: a new pattern region is a new piece unless the slope is unchanged."""
+    x = torch.linspace(0, 1, n + 1, dtype=F64)[:, None]
+    patterns, h = [], x
+    with torch.no_grad():
+        for module in net:
+            h = module(h)
+            if isinstance(module, nn.Linear) and module is not net[-1]:
+                patterns.append(h > 0)
+        output = net(x).reshape(-1)
+    pattern = torch.cat(patterns, 1)
+    change = (pattern[1:] != pattern[:-1]).any(1).nonzero().reshape(-1).tolist()
+    edges = [0] + [c + 1 for c in change] + [n + 1]
+    slopes = []
+    for lo, hi in zip(edges[:-1], edges[1:]):
+        if hi - lo >= 2:
+            slopes.append(float((output[hi - 1] - output[lo]) / (x[hi - 1, 0] - x[lo, 0])))
+    return 1 + sum(abs(a - b) > 1e-7 * max(1.0, abs(a), abs(b)) for a, b in zip(slopes[:-1], slopes[1:]))
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), hidden_layers=st.integers(1, 3), width=st.integers(1, 6))
+def test_piece_count_matches_activation_pattern_scan(seed, hidden_layers, width):
+    net = random_relu_net(seed, hidden_layers, width)
+    kinks = breakpoints(net).numpy()
+    spacing = np.diff(np.concatenate([[0.0], kinks, [1.0]]))
+    assume(spacing.min() > 1e-4)  # the scan resolves pieces longer than a few grid steps only
+    count = relu_piece_count(net)
+    assert count == brute_force_pieces(net)
+    assert count <= (width + 1) ** hidden_layers
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), hidden_layers=st.integers(1, 3), width=st.integers(1, 6))
+def test_every_relu_net_respects_the_floor(seed, hidden_layers, width):
+    """Theorem thm-relu-floor for arbitrary (untrained) ReLU nets and f = e^x (μ = 1)."""
+    net = random_relu_net(seed, hidden_layers, width)
+    pieces = relu_piece_count(net)
+    x = torch.cat([torch.linspace(0, 1, 4097, dtype=F64), breakpoints(net)])[:, None]
+    with torch.no_grad():
+        error = float((net(x)[:, 0] - torch.exp(x[:, 0])).abs().max())
+    assert error >= 1.0 / (16 * pieces**2)
+
+
+@pytest.mark.parametrize("m", [1, 3, 6])
+def test_piece_count_of_yarotsky_square(m):
+    assert relu_piece_count(yarotsky_square(m)) == 2**m
+    assert relu_piece_count(yarotsky_square(m), 0.0, 0.5) == 2 ** (m - 1)
+
+
+@pytest.mark.parametrize(
+    ("args", "error", "pattern"),
+    [
+        ((1.0, 0.0), ValueError, r"need a < b, got a=1.0, b=0.0"),
+        ((0.0, float("inf")), ValueError, r"b must be finite"),
+        (("0", 1.0), TypeError, r"a must be a real number"),
+    ],
+)
+def test_piece_count_validation(args, error, pattern):
+    with pytest.raises(error, match=pattern):
+        relu_piece_count(yarotsky_square(2), *args)
+
+
+def test_piece_count_refuses_smooth_networks():
+    with pytest.raises(TypeError, match=r"net\[1\] must be ReLU, got GELU"):
+        relu_piece_count(nn.Sequential(nn.Linear(1, 2), nn.GELU(), nn.Linear(2, 1)).double())
+
+
+# ------------------------------------------------------------------------------------ ReLU floor
+
+def test_curvature_is_checked():
+    assert smooth.check_curvature(smooth.convex_target, 1.0) == 1
+    assert smooth.check_curvature(lambda x: torch.log1p(x[:, 0]), 0.25) == -1
+    with pytest.raises(ValueError, match=r"violates the theorem's assumption \|f''\| >= mu = 2"):
+        smooth.check_curvature(smooth.convex_target, 2.0)
+    with pytest.raises(ValueError, match=r"violates the theorem's assumption"):
+        smooth.check_curvature(lambda x: torch.sin(6 * x[:, 0]), 0.1)
+    with pytest.raises(ValueError, match=r"mu must be > 0"):
+        smooth.check_curvature(smooth.convex_target, 0.0)
+
+
+@pytest.mark.parametrize(
+    ("f", "mu"),
+    [(lambda x: x[:, 0] ** 2, 2.0), (lambda x: torch.log1p(x[:, 0]), 0.25), (lambda x: torch.cosh(3 * x[:, 0] - 1), 9.0)],
+)
+def test_relu_floor_on_other_targets(f, mu):
+    check = check_relu_bottleneck(f, mu=mu, widths=[4, 8], hidden_layers=(1, 2), device="cpu")
+    check.assert_passed()
+    assert all(p <= b for p, b in zip(check.notes["pieces P"], check.notes["(W+1)^H"]))
+
+
+def test_relu_comparison_is_rejected():
+    check = check_relu_bottleneck(smooth.convex_target, mu=1.0, widths=[4, 8], hidden_layers=(1,), comparison="relu",
+                                  device="cpu")
+    assert not check.passed and check.rate_holds  # the floor holds; the "separation" cannot
+    failed = [text for text, held in check.requirements.items() if not held]
+    assert failed == ["relu net of the same architecture: sup error ≤ 0.1 μ/(16P²) for every (H, W)"]
+
+
+def test_relu_floor_validation():
+    with pytest.raises(ValueError, match=r"violates the theorem's assumption"):
+        check_relu_bottleneck(lambda x: torch.sin(6 * x[:, 0]), mu=1.0, widths=[4])
+    with pytest.raises(ValueError, match=r"widths\[0\] must be >= 1"):
+        check_relu_bottleneck(smooth.convex_target, mu=1.0, widths=[0])
+    with pytest.raises(ValueError, match=r"activation='cubic' is not allowed"):
+        check_relu_bottleneck(smooth.convex_target, mu=1.0, widths=[4], comparison="cubic")
+
+
+# -------------------------------------------------------------------------------------- training
+
+@pytest.mark.parametrize("activation", smooth_training.TRAINABLE)
+def test_backpropagation_matches_autograd(activation):
+    mlp = smooth_training._MLP((2, 5, 4, 1), activation)
+    rng = np.random.default_rng(0)
+    theta = rng.normal(size=sum((i + 1) * o for i, o in zip(mlp.sizes[:-1], mlp.sizes[1:])))
+    z = rng.uniform(-1, 1, size=(40, 2))
+    y = np.sin(3 * z[:, 0]) + z[:, 1]
+    loss, grad = mlp.loss_and_gradient(theta, z, y)
+    net = mlp.to_module(theta)  # takes x = (z + 1)/2
+    for p in net.parameters():
+        p.requires_grad_(True)
+    torch_loss = ((net(torch.from_numpy((z + 1) / 2))[:, 0] - torch.from_numpy(y)) ** 2).mean()
+    assert torch_loss.item() == pytest.approx(loss, rel=1e-12)
+    numeric = np.array([(mlp.loss_and_gradient(theta + 1e-6 * e, z, y)[0] - mlp.loss_and_gradient(theta - 1e-6 * e, z, y)[0])
+                        / 2e-6 for e in np.eye(theta.size)])
+    np.testing.assert_allclose(grad, numeric, rtol=1e-5, atol=1e-7)
+
+
+def test_fit_network_reduces_the_loss():
+    x = torch.linspace(0, 1, 65, dtype=F64)[:, None]
+    y = torch.exp(x[:, 0])
+    net = smooth_training.fit_network(x, y, hidden_layers=1, width=4, activation="gelu", iterations=300)
+    assert isinstance(net[1], nn.GELU)
+    with torch.no_grad():
+        assert float((net(x)[:, 0] - y).abs().max()) < 1e-3
+
+
+# ------------------------------------------------------------------------------ learning curves
+
+def test_learning_curve_and_its_control():
+    f = smooth.learning_target
+    ns = [100, 200, 400, 800]
+    check = check_learning_curve(f, activation="tanh", ns=ns, seeds=2, device="cpu")
+    check.assert_passed()
+    assert check.notes["widths"] == [10, 15, 20, 29]
+    control = check_learning_curve(f, activation="tanh", ns=ns, seeds=2, permute_labels=True, device="cpu")
+    assert not control.passed
+    assert min(control.y) > 10 * max(check.y[-1], 1e-12)
+
+
+def test_learning_curve_on_another_target():
+    check = check_learning_curve(lambda x: torch.cos(3 * x[:, 0]), activation="gelu", ns=[100, 400, 1600], seeds=1,
+                                 device="cpu")
+    check.assert_passed()
+
+
+def test_learning_curve_validation():
+    with pytest.raises(ValueError, match=r"ns needs at least two distinct values"):
+        check_learning_curve(smooth.learning_target, activation="gelu", ns=[100])
+    with pytest.raises(ValueError, match=r"noise must be >= 0"):
+        check_learning_curve(smooth.learning_target, activation="gelu", ns=[10, 20], noise=-1.0)
+    with pytest.raises(ValueError, match=r"activation='elu' is not allowed"):
+        check_learning_curve(smooth.learning_target, activation="elu", ns=[10, 20])
+
+
+# --------------------------------------------------------------------------------------- devices
+
+@pytest.mark.gpu
+def test_constant_depth_network_cuda_matches_cpu():
+    x = smooth.evaluation_points(8, 1, device="cpu")
+    on_cpu = constant_depth_network(smooth.chapter_target, k=2, K=8, device="cpu")
+    on_cuda = constant_depth_network(smooth.chapter_target, k=2, K=8, device="cuda")
+    assert next(on_cuda.parameters()).device.type == "cuda"
+    with torch.no_grad():
+        a, b = on_cpu(x), on_cuda(x.cuda()).cpu()
+    # values are O(1); the gadgets amplify round-off by ~1/δ², so agreement is at the float64 floor
+    assert float((a - b).abs().max()) <= 1e-8
+    cpu_check = check_constant_depth_rate(smooth.chapter_target, k=1, Ks=[4, 8], device="cpu")
+    cuda_check = check_constant_depth_rate(smooth.chapter_target, k=1, Ks=[4, 8], device="cuda")
+    np.testing.assert_allclose(cuda_check.y, cpu_check.y, rtol=1e-6)
+
+
+# --------------------------------------------------------------------------------------- ledger
+
+def test_claims_are_registered_against_labels_of_the_chapter():
+    from pathlib import Path
+
+    from nnproofs import ledger
+
+    source = (Path(__file__).resolve().parent.parent / "book" / "01_smooth_constant_depth.md").read_text()
+    mine = {key: c for key, c in ledger._CLAIMS.items() if key.startswith("smooth/")}
+    assert len(mine) == 13
+    assert {key for key, c in mine.items() if c.control} == {
+        "smooth/control-gadget-forward", "smooth/control-float32", "smooth/control-relu-swapped",
+        "smooth/control-no-coarse-factor", "smooth/control-relu-comparison"}
+    for c in mine.values():
+        assert c.chapter == "book/01_smooth_constant_depth" and c.statement
+        assert f":label: {c.label}\n" in source
+
+
+@pytest.mark.parametrize("key", ["smooth/gadget-gelu", "smooth/gadget-tanh", "smooth/control-gadget-forward"])
+def test_fast_claims_as_asserted(key, monkeypatch):
+    from nnproofs import ledger
+
+    monkeypatch.setenv("BOOK_DEVICE", "cpu")
+    claim = ledger._CLAIMS[key]
+    assert claim.run().passed is not claim.control
