@@ -22,26 +22,16 @@ import argparse
 import itertools
 import json
 import sys
-import time
 
 import torch
 
 from nnproofs import barrier
 from nnproofs import device as book_device
 from nnproofs.ledger import provenance
+from timing import timed
 
 BEZIER_STEPS = 300
 
-
-def timed(fn, device: torch.device):
-    """``(fn(), wall seconds)``, synchronising on CUDA so that the time covers the device's work."""
-    if device.type == "cuda":
-        torch.cuda.synchronize(device)
-    start = time.perf_counter()
-    result = fn()
-    if device.type == "cuda":
-        torch.cuda.synchronize(device)
-    return result, time.perf_counter() - start
 
 
 def best(fn, device: torch.device, repeats: int = 3):

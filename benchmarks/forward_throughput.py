@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 
 import numpy as np
 import torch
@@ -24,22 +23,9 @@ import torch
 from nnproofs import device as book_device
 from nnproofs.gadgets import yarotsky_square
 from nnproofs.ledger import provenance
+from timing import best_time, dense_matmul_time
 from nnproofs.networks import architecture
 
-
-def best_time(fn, device: torch.device, repeats: int = 5) -> float:
-    """Best wall time of ``fn()`` over ``repeats`` runs after one warm-up (synchronising on CUDA)."""
-    fn()
-    times = []
-    for _ in range(repeats):
-        if device.type == "cuda":
-            torch.cuda.synchronize(device)
-        start = time.perf_counter()
-        fn()
-        if device.type == "cuda":
-            torch.cuda.synchronize(device)
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def interpolant(m: int, x: torch.Tensor) -> torch.Tensor:
@@ -61,13 +47,11 @@ def main(argv=None) -> int:
     for m in book_device.sizes(ci=(4, 8, 12), full=(4, 8, 12, 16)):
         net = yarotsky_square(m, device=dev)
         flops = 2 * architecture(net).parameters * n
-        side = max(64, int(round((flops / 2) ** (1 / 3))))  # a side x side x side matmul: 2 side^3 FLOPs
-        a = torch.rand(side, side, device=dev)
         with torch.no_grad():
             assert torch.allclose(net(x).reshape(-1), interpolant(m, x), atol=1e-12), "network != interpolant"
             t_net = best_time(lambda: net(x), dev)
         t_interp = best_time(lambda: interpolant(m, x), dev)
-        t_matmul = best_time(lambda: a @ a, dev) * flops / (2 * side**3)
+        t_matmul = dense_matmul_time(flops, dev)
         row = {"m": m, "points": n, "points_per_s": n / t_net, "interpolant_points_per_s": n / t_interp,
                "network_over_interpolant": t_interp / t_net, "network_over_matmul_rate": t_matmul / t_net}
         if dev.type == "cpu":

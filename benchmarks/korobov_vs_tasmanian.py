@@ -31,7 +31,6 @@ import json
 import math
 import os
 import sys
-import time
 
 import numpy as np
 import torch
@@ -39,6 +38,7 @@ import torch
 from nnproofs import device as book_device
 from nnproofs.korobov import korobov_example, relu_sparse_grid_network, uniform_points
 from nnproofs.ledger import provenance
+from timing import best_time
 from nnproofs.sparsegrid import sparse_grid_interpolant
 
 CASES = ((2, 8), (4, 6))  # (d, level n)
@@ -49,20 +49,6 @@ try:
 except ImportError:  # optional peer
     Tasmanian = None
 
-
-def best_time(fn, device: torch.device, repeats: int) -> float:
-    """Best wall time of ``fn()`` over ``repeats`` runs after one warm-up (synchronising on CUDA)."""
-    fn()
-    times = []
-    for _ in range(repeats):
-        if device.type == "cuda":
-            torch.cuda.synchronize(device)
-        start = time.perf_counter()
-        fn()
-        if device.type == "cuda":
-            torch.cuda.synchronize(device)
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def errors(values: torch.Tensor, exact: torch.Tensor) -> dict:

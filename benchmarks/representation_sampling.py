@@ -21,23 +21,10 @@ import torch
 from nnproofs import device as book_device
 from nnproofs import representation as rep
 from nnproofs.ledger import provenance
+from timing import best_time, dense_matmul_time
 
 CHUNK = 1024  # points per forward chunk: the hidden activations of width 1e5 stay below 1 GB
 
-
-def best_time(fn, device: torch.device, repeats: int = 3) -> float:
-    """Best wall time of ``fn()`` over ``repeats`` runs after one warm-up (synchronising on CUDA)."""
-    fn()
-    times = []
-    for _ in range(repeats):
-        if device.type == "cuda":
-            torch.cuda.synchronize(device)
-        start = time.perf_counter()
-        fn()
-        if device.type == "cuda":
-            torch.cuda.synchronize(device)
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def evaluate(net: torch.nn.Module, x: torch.Tensor) -> torch.Tensor:
@@ -67,9 +54,7 @@ def main(argv=None) -> int:
         net = representation.sample(n, generator=generator)
         t_eval = best_time(lambda: evaluate(net, x), dev)
         flops = 2.0 * points * n * (d + 1)
-        side = max(64, int(round((flops / 2) ** (1 / 3))))  # a side^3 matmul has 2 side^3 FLOPs
-        a = torch.rand(side, side, dtype=torch.float64, device=dev)
-        t_matmul = best_time(lambda: a @ a, dev) * flops / (2 * side**3)
+        t_matmul = dense_matmul_time(flops, dev)
         rmse = float(((evaluate(net, x).reshape(-1) - representation.target(x)) ** 2).mean().sqrt())
         row = {"width": n, "points": points, "d": d, "sample_s": t_sample, "evaluate_s": t_eval,
                "forward_gflops": flops / t_eval / 1e9, "forward_over_matmul_rate": t_matmul / t_eval,

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 
 import numpy as np
 import torch
@@ -27,21 +26,8 @@ import torch
 from nnproofs import device as book_device
 from nnproofs import smooth, smooth_network
 from nnproofs.ledger import provenance
+from timing import best_time, dense_matmul_time
 
-
-def best_time(fn, device: torch.device, repeats: int = 3) -> float:
-    """Best wall time of ``fn()`` over ``repeats`` runs after one warm-up (synchronising on CUDA)."""
-    fn()
-    times = []
-    for _ in range(repeats):
-        if device.type == "cuda":
-            torch.cuda.synchronize(device)
-        start = time.perf_counter()
-        fn()
-        if device.type == "cuda":
-            torch.cuda.synchronize(device)
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def piecewise_polynomial(f, K: int, k: int, dev: torch.device):
@@ -60,12 +46,6 @@ def piecewise_polynomial(f, K: int, k: int, dev: torch.device):
 
     return evaluate
 
-
-def dense_matmul_time(flops: float, dev: torch.device) -> float:
-    """Time of a dense float64 matmul scaled to ``flops`` (a side^3 product costs 2 side^3 FLOPs)."""
-    side = max(64, min(4096, int(round((flops / 2) ** (1 / 3)))))
-    a = torch.rand(side, side, dtype=torch.float64, device=dev)
-    return best_time(lambda: a @ a, dev) * flops / (2 * side**3)
 
 
 def main(argv=None) -> int:
