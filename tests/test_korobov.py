@@ -31,8 +31,8 @@ from nnproofs.korobov import (
     pack_bits,
     relu_sparse_grid_network,
     super_approximation_network,
-    uniform_points,
 )
+from nnproofs.measure import uniform_points
 from nnproofs.networks import architecture
 from nnproofs.sparsegrid import sparse_grid_interpolant
 

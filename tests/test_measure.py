@@ -123,3 +123,14 @@ def test_sup_error_refuses_to_broadcast_a_single_value():
     points = torch.rand(50, 2)
     with pytest.raises(ValueError, match="approx must return one value per point, got 1 values for 50 points"):
         sup_error(lambda x: x[:1, 0], lambda x: x[:, 0], points)
+
+
+def test_uniform_points_are_seeded_float64_and_in_the_unit_cube():
+    from nnproofs.measure import uniform_points
+
+    a, b = uniform_points(1000, 3, seed=7, device="cpu"), uniform_points(1000, 3, seed=7, device="cpu")
+    assert a.shape == (1000, 3) and a.dtype == torch.float64
+    assert torch.equal(a, b) and not torch.equal(a, uniform_points(1000, 3, seed=8, device="cpu"))
+    assert float(a.min()) >= 0.0 and float(a.max()) < 1.0
+    with pytest.raises(ValueError, match="d must be >= 1"):
+        uniform_points(10, 0)

@@ -43,6 +43,7 @@ from torch import nn
 from . import device as book_device
 from .gadgets import hat, sawtooth, yarotsky_product, yarotsky_square
 from .ledger import claim
+from .measure import uniform_points
 from .networks import affine_maps, architecture, compose, linear_map, parallel, relu_network
 from .rates import RateCheck, rate_check
 from .sparsegrid import SparseGridInterpolant, evaluate_target, level_multi_indices, sparse_grid_interpolant
@@ -223,13 +224,6 @@ def basis_sum_target(d: int, level: int) -> Callable[[torch.Tensor], torch.Tenso
     return f
 
 
-def uniform_points(n: int, d: int, *, seed: int = 0, device=None) -> torch.Tensor:
-    """``n`` uniform random points of :math:`[0,1)^d` (float64, fixed ``seed``): off every dyadic grid of level < 40 a.s."""
-    positive_int("n", n)
-    positive_int("d", d)
-    device = book_device.device() if device is None else torch.device(device)
-    generator = torch.Generator(device=device).manual_seed(seed)
-    return torch.rand(n, d, generator=generator, dtype=torch.float64, device=device)
 
 
 def target_gradient(f: Callable, x: torch.Tensor) -> torch.Tensor:

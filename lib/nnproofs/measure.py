@@ -1,4 +1,4 @@
-"""Measuring errors: non-dyadic grids and chunked sup-norms in float64.
+"""Measuring errors: non-dyadic grids, seeded random points and chunked sup-norms in float64.
 
 Piecewise-linear constructions are often *exact* at dyadic points :math:`j 2^{-m}` (Yarotsky's
 square interpolates :math:`x^2` there), so an error measured on a dyadic grid can read zero.
@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import torch
 
+from . import device as book_device
 from .validate import positive_int
 
 GOLDEN_SHIFT = (math.sqrt(5.0) - 1.0) / 2.0
@@ -55,3 +56,11 @@ def sup_error(
                 raise ValueError("the error is not finite at some point (NaN or inf in approx or target)")
             worst = max(worst, float(diff.max()))
     return worst
+
+def uniform_points(n: int, d: int, *, seed: int = 0, device=None) -> torch.Tensor:
+    """``n`` uniform random points of :math:`[0,1)^d` (float64, fixed ``seed``): off every dyadic grid of level < 40 a.s."""
+    positive_int("n", n)
+    positive_int("d", d)
+    device = book_device.device() if device is None else torch.device(device)
+    generator = torch.Generator(device=device).manual_seed(seed)
+    return torch.rand(n, d, generator=generator, dtype=torch.float64, device=device)
