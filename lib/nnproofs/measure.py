@@ -57,6 +57,7 @@ def sup_error(
             worst = max(worst, float(diff.max()))
     return worst
 
+
 def uniform_points(n: int, d: int, *, seed: int = 0, device=None) -> torch.Tensor:
     """``n`` uniform random points of :math:`[0,1)^d` (float64, fixed ``seed``): off every dyadic grid of level < 40 a.s."""
     positive_int("n", n)
