@@ -22,9 +22,11 @@ $(STAMP): requirements.txt pyproject.toml
 
 install: $(STAMP)
 
-## book: execute every chapter and build the HTML book (warnings are errors)
+## book: execute every chapter and build the HTML book from scratch (warnings are errors)
+# The whole _build goes: Sphinx would otherwise skip (and not re-execute) unchanged pages, whose
+# outputs would then ignore a change in lib/.
 book: $(STAMP)
-	rm -rf _build/html _build/jupyter_execute
+	rm -rf _build
 	$(BIN)/jb build . -W -n --keep-going
 	@echo "The book: $(abspath _build/html/index.html)"
 
