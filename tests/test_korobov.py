@@ -419,9 +419,81 @@ def test_network_b_resources():
     assert bigger.stored_bits / network.stored_bits == pytest.approx(16 * 32 / 24)
 
 
+# Network B in d >= 2 (hat surpluses stored as bits, per level of the sparse grid)
+
+@pytest.mark.parametrize("f", [korobov_example(2), sine_product, bubble_exp])
+def test_sparse_super_approximation_slope_d2(f):
+    check = check_super_approximation(f, m=2, WL=[(2, 2), (2, 4), (4, 4)], d=2, samples=2048)
+    check.assert_passed()
+    assert check.notes["slope of the L1 error itself"] > -3.8  # the n^(d-1) of the sparse grid is really there
+
+
+def test_sparse_super_approximation_control_fixed_bits():
+    control = check_super_approximation(sine_product, m=2, WL=[(2, 2), (2, 4), (4, 4)], d=2, coefficient_bits=10,
+                                        samples=1024)
+    assert not control.passed and control.measured > -3.0
+
+
+@pytest.mark.parametrize(("d", "W", "L"), [(2, 2, 2), (2, 1, 4), (2, 4, 2), (3, 2, 2)])
+def test_sparse_network_b_follows_the_interpolant(d, W, L):
+    network = super_approximation_network(bubble_exp, m=2, W=W, L=L, d=d)
+    x = uniform_points(2000, d, seed=4)
+    with torch.no_grad():
+        values, in_band = network.evaluate(x)
+    assert not bool(in_band.any())
+    assert float((values - network.interpolant(x)).abs().max()) <= network.error_bound
+    grid = network.interpolant.points  # dyadic: every digit exact
+    with torch.no_grad():
+        assert float((network(grid) - network.interpolant(grid)).abs().max()) <= network.error_bound
+
+
+def test_sparse_network_b_tables_hold_the_surpluses():
+    network = super_approximation_network(sine_product, m=2, W=2, L=4, d=2)
+    interpolant = network.interpolant
+    for k, (level, table) in enumerate(zip(interpolant.levels.tolist(), network.tables)):
+        cells = 2 ** (sum(level) - 2)
+        assert table.K >= max(cells, 4) and table.K < 4 * max(cells, 4)
+        rows = torch.arange(table.K, dtype=torch.float64) / table.K
+        with torch.no_grad():
+            c_hat, tau, in_band = table.read(rows)
+        stored = table.lo[0] + table.span[0] * c_hat[:, 0]
+        start = int(interpolant.offsets[k])
+        surpluses = torch.zeros(table.K, dtype=torch.float64)
+        surpluses[:cells] = interpolant.surpluses[start : start + cells]
+        # the largest surplus takes the top code and attains the bound, up to the rounding of lo + span * c_hat
+        assert float((stored - surpluses).abs().max()) <= table.quantisation_bound + 1e-15
+        assert not bool(in_band.any()) and float(tau.abs().max()) == 0.0
+    assert network.stored_bits == sum(network.J * table.K for table in network.tables)
+
+
+def test_sparse_network_b_bands_and_resources():
+    network = super_approximation_network(sine_product, m=2, W=4, L=4, d=2)
+    assert (network.K, network.level, network.J, network.s, len(network.tables)) == (256, 8, 24, 12, 36)
+    x = torch.tensor([[0.5 - BAND / 4, 0.3], [0.3, 0.75 - BAND / 8]], dtype=torch.float64)
+    with torch.no_grad():
+        values, in_band = network.evaluate(x)
+    assert bool(in_band.all()) and float(values.abs().max()) <= network.clip_level
+    layers = network.layout()
+    assert network.depth == sum(count for _, count, _, _ in layers) > (network.level - 1) + network.s
+    assert network.width >= sum(2 * table.W * table.P for table in network.tables)  # the levels side by side
+    assert network.nonzero_parameters > sum(int((table.lookup != 0).sum()) for table in network.tables)
+
+
+def test_sparse_network_b_validation():
+    with pytest.raises(ValueError, match="m"):
+        super_approximation_network(sine_product, m=3, W=2, L=2, d=2)
+    with pytest.raises(ValueError, match="boundary"):
+        super_approximation_network(lambda x: x[:, 0] * x[:, 1], m=2, W=2, L=2, d=2)
+    network = super_approximation_network(sine_product, m=2, W=2, L=2, d=2)
+    with pytest.raises(ValueError, match="x"):
+        network(torch.zeros(3, 1, dtype=torch.float64))
+    with pytest.raises(TypeError, match="float64"):
+        network(torch.zeros(3, 2, dtype=torch.float32))
+
+
 @pytest.mark.parametrize(("kwargs", "error", "match"), [
     ({"m": 4, "WL": [(2, 2), (4, 4)]}, ValueError, "m"),
-    ({"m": 2, "WL": [(2, 2), (4, 4)], "d": 2}, ValueError, "d"),
+    ({"m": 3, "WL": [(2, 2), (4, 4)], "d": 2}, ValueError, "m"),
     ({"m": 2, "WL": [(2, 2), (4, 4)], "d": 0}, ValueError, "d"),
     ({"m": 2, "WL": [(3, 2), (4, 4)]}, ValueError, "W"),
     ({"m": 2, "WL": [(0, 2), (4, 4)]}, ValueError, "W"),
@@ -457,7 +529,7 @@ def test_claims_are_registered_with_controls():
     assert {"korobov/super-m2", "korobov/sparse-grid-L2-d3", "korobov/bit-extraction"} <= set(keys)
     assert {c.label for c in keys.values()} == {"thm-korobov-super", "thm-korobov-sobolev", "thm-sparse-grid-interp",
                                                "lem-bit-extraction"}
-    assert sum(c.control for c in keys.values()) == 5
+    assert sum(c.control for c in keys.values()) == 6
 
 
 def test_quadratic_basis_reproducing_the_target_has_no_rate():

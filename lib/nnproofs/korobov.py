@@ -17,9 +17,11 @@ theorem of Li and Zhang for the Korobov space :math:`X^m_p([0,1]^d)` (mixed deri
   float64 for :math:`B \\le 53` (:func:`check_bit_extraction`);
 * Network B (``thm-korobov-super``), :func:`super_approximation_network`: in :math:`d = 1`, the
   degree-:math:`(m-1)` interpolant on :math:`K = (WL)^2` cells whose :math:`m` coefficients per cell
-  are *stored as bits* in :math:`O(W^2 L)` words of :math:`L` bits and looked up by ReLU step and
-  bit-extraction gadgets; :func:`check_super_approximation` fits the error against the nominal
-  :math:`WL`: slope :math:`-2m`.
+  are *stored as bits* in :math:`O(W^2 L)` words of :math:`L` bits (:class:`BitTable`) and looked up
+  by ReLU step and bit-extraction gadgets; in :math:`d \\ge 2` (:math:`m = 2`), the sparse grid of
+  level :math:`\\log_2 K` with one bit-stored table of surpluses per level
+  (:class:`SparseSuperApproximationNetwork`); :func:`check_super_approximation` fits the error
+  (divided by the sparse grid's :math:`n^{d-1}`) against the nominal :math:`WL`: slope :math:`-2m`.
 * Network B's derivative (``thm-korobov-sobolev``): off its bands it has the :math:`W^1` rate
   :math:`(WL)^{-2(m-1)}` when its products are :math:`(m-1)n + 4` deep
   (:func:`check_super_approximation_derivative`); inside the bands its variation grows with
@@ -45,7 +47,7 @@ from .gadgets import hat, sawtooth, yarotsky_product, yarotsky_square
 from .ledger import claim
 from .measure import uniform_points
 from .networks import affine_maps, architecture, compose, linear_map, parallel, relu_network
-from .rates import RateCheck, rate_check
+from .rates import RateCheck, fit_loglog, rate_check
 from .sparsegrid import SparseGridInterpolant, evaluate_target, level_multi_indices, sparse_grid_interpolant
 from .validate import positive_int
 
@@ -640,20 +642,18 @@ def _indicators(steps: torch.Tensor) -> torch.Tensor:
     return padded[:, :-1] - padded[:, 1:]
 
 
-class SuperApproximationNetwork(nn.Module):
-    """Network B in :math:`d = 1`: the degree-:math:`(m-1)` interpolant on :math:`(WL)^2` cells, stored as bits.
+class BitTable(nn.Module):
+    """Steps 1-4 of Network B: a table of :math:`K = (WL)^2` rows of :math:`E` coefficients, stored as bits and read by ReLU layers.
 
-    For :math:`x \\in [0, 1]`, with :math:`W, L` powers of two and the cell :math:`k = \\lfloor Kx\\rfloor`,
-    :math:`\\tau = Kx - k`:
+    Row :math:`k` is read at :math:`r \\in [0, 1)` with :math:`k = \\lfloor K r \\rfloor`:
 
-    1. *cell location* — four floor stages (:func:`_floor_stage`) give the digits
-       :math:`k = ((q_1 W + q_2) L + q_3) L + q_4` as step features and :math:`\\tau`, exact off
-       bands of total measure :math:`\\le 4\\delta`;
-    2. *coefficients* — the interpolant :math:`I_n f` (:mod:`nnproofs.sparsegrid`, level
-       :math:`n = \\log_2 K`, degree :math:`m - 1`) is the polynomial
-       :math:`\\sum_{e<m} c_{k,e}\\tau^e` on cell :math:`k`; each :math:`c_{k,e}` is quantised to
-       :math:`J` bits, :math:`c_{k,e} \\approx lo_e + span_e \\sum_{t=1}^{J} \\theta_{k,e,t} 2^{-t}`;
-    3. *lookup* — for each of the :math:`P = mJ` bit-planes the words
+    1. *cell location* — four floor stages (:func:`_floor_stage`) of bases :math:`W, W, L, L` give
+       the digits :math:`k = ((q_1 W + q_2) L + q_3) L + q_4` as step features and the remainder
+       :math:`\\tau = Kr - k`, exact off bands of total measure :math:`\\le 4\\delta` (none at all when
+       :math:`r` is a multiple of :math:`1/K`);
+    2. *quantisation* — each coefficient :math:`c_{k,e}` is stored with :math:`J` bits,
+       :math:`c_{k,e} \\approx lo_e + span_e \\sum_{t=1}^{J} \\theta_{k,e,t} 2^{-t}`;
+    3. *lookup* — for each of the :math:`P = EJ` bit-planes the words
        :math:`T(q_1, q_2, q_3) = \\sum_{q_4} \\theta_{k} 2^{-(q_4+1)}` (:math:`W^2 L` words of
        :math:`L` bits) are read by :math:`L` serial blocks: with steps :math:`s_j = [q_1 \\ge j]`,
        :math:`t_\\rho = [q_2 \\ge \\rho]` and :math:`e_\\beta = [q_3 = \\beta]`,
@@ -661,47 +661,26 @@ class SuperApproximationNetwork(nn.Module):
        :math:`D_{\\rho\\beta}` is linear in :math:`s` (double differences of the table) and the
        gating :math:`D g = \\rho(D + g - 1) - \\rho(-D + g - 1)` is exact for :math:`|D| \\le 1`;
     4. *bit extraction* — digit :math:`q_4` of each word (:func:`_complement_bits`, AND with
-       :math:`[q_4 = j]`), then :math:`\\hat c_e = \\sum_t \\theta_{k,e,t}2^{-t}`;
-    5. *recombination* —
-       :math:`lo_0 + span_0\\hat c_0 + \\sum_{e \\ge 1} lo_e\\pi_e + span_e\\tilde\\times_s(\\hat c_e, \\pi_e)`
-       with :math:`\\pi_1 = \\tau`, :math:`\\pi_2 = f_s(\\tau) \\approx \\tau^2` (Yarotsky's square),
-       clipped to :math:`[-M, M]`, :math:`M = 1 + \\sum_e \\max_k |c_{k,e}|`.
+       :math:`[q_4 = j]`), then :math:`\\hat c_e = \\sum_t \\theta_{k,e,t}2^{-t} \\in [0, 1]`.
 
-    Off the bands :math:`|\\Phi - I_n f|` is at most ``error_bound`` (quantisation :math:`2^{-J}`,
-    products :math:`2^{-2s}`).
-    Defaults :math:`J = \\min(mn + 8, 53)` and :math:`s = \\lceil mn/2\\rceil + 4` grow like
-    :math:`\\log(WL)`, which keeps this below :math:`\\|f - I_n f\\| \\approx K^{-m}` (the theorem's
-    logarithmic factors). Resources of the layered network (all stages in sequence, every
-    value that a later layer needs carried by one ReLU): ``width``, ``depth``,
-    ``nonzero_parameters`` (counted in :meth:`layout`), ``stored_bits`` :math:`= PK`.
+    Off the bands :math:`|lo_e + span_e \\hat c_e - c_{k,e}| \\le span_e 2^{-J}` (``quantisation_bound``
+    sums these over :math:`e`); ``stored_bits`` :math:`= PK`.
     """
 
-    def __init__(self, f: Callable, *, m: int, W: int, L: int, coefficient_bits: int | None = None,
-                 product_depth: int | None = None):
+    def __init__(self, coefficients: torch.Tensor, *, W: int, L: int, J: int):
         super().__init__()
-        self.m, self.W, self.L = m, W, L
-        self.band = BAND  # delta: width of the bands, in units of each floor stage's digit
-        self.K = (W * L) ** 2
-        self.level = int(round(math.log2(self.K)))
-        self.J = min(m * self.level + 8, MAX_BITS[torch.float64]) if coefficient_bits is None else coefficient_bits
-        self.s = math.ceil(m * self.level / 2) + 4 if product_depth is None else product_depth
-        self.P = m * self.J
-        self.interpolant = sparse_grid_interpolant(f, d=1, level=self.level, degree=m - 1)
-        device = self.interpolant.points.device
-        left = torch.arange(self.K, dtype=torch.float64, device=device) / self.K
-        nodes = [self.interpolant((left + tau / self.K)[:, None]) for tau in ((0.0, 1.0) if m == 2 else (0.0, 0.5, 1.0))]
-        if m == 2:
-            coefficients = torch.stack([nodes[0], nodes[1] - nodes[0]], dim=1)
-        else:  # the parabola through tau = 0, 1/2, 1
-            v0, vh, v1 = nodes
-            coefficients = torch.stack([v0, -3 * v0 + 4 * vh - v1, 2 * v0 - 4 * vh + 2 * v1], dim=1)
+        K, E = coefficients.shape
+        if K != (W * L) ** 2:
+            raise ValueError(f"coefficients must have (W*L)^2 = {(W * L) ** 2} rows, got {K}")
+        self.W, self.L, self.J, self.K, self.E, self.P = W, L, J, K, E, E * J
+        device = coefficients.device
         lo = coefficients.min(dim=0).values
         span = coefficients.max(dim=0).values - lo
         span = torch.where(span > 0, span, torch.ones_like(span))
-        scaled = (coefficients - lo) / span * 2.0**self.J
-        codes = torch.clamp(torch.floor(scaled + 0.5), max=2.0**self.J - 1).to(torch.int64)
-        shifts = torch.arange(self.J - 1, -1, -1, device=device)
-        planes = ((codes[:, :, None] >> shifts) & 1).reshape(self.K, self.P).to(torch.float64)  # theta_{k,(e,t)}
+        scaled = (coefficients - lo) / span * 2.0**J
+        codes = torch.clamp(torch.floor(scaled + 0.5), max=2.0**J - 1).to(torch.int64)
+        shifts = torch.arange(J - 1, -1, -1, device=device)
+        planes = ((codes[:, :, None] >> shifts) & 1).reshape(K, self.P).to(torch.float64)  # theta_{k,(e,t)}
         digits = torch.exp2(-torch.arange(1, L + 1, dtype=torch.float64, device=device))
         words = (planes.reshape(W, W, L, L, self.P) * digits[None, None, None, :, None]).sum(dim=3)  # (q1, q2, q3, p)
         along_q2 = torch.cat([words[:, :1], words[:, 1:] - words[:, :-1]], dim=1)
@@ -709,101 +688,46 @@ class SuperApproximationNetwork(nn.Module):
         self.register_buffer("lookup", along_q1.permute(2, 3, 0, 1).contiguous())  # (beta, p, j, rho)
         self.register_buffer("lo", lo)
         self.register_buffer("span", span)
-        self.clip_level = 1.0 + float(coefficients.abs().max(dim=0).values.sum())
-        self.product = yarotsky_product(self.s, device=device)
-        self.square = yarotsky_square(self.s, device=device)
-        self.stored_bits = self.P * self.K
-        self.quantisation_bound = float(span.sum()) * 2.0**-self.J
-        layers = self.layout()
-        self.depth = sum(count for _, count, _, _ in layers)
-        self.width = max(width for _, _, width, _ in layers)
-        self.nonzero_parameters = sum(nonzero for _, _, _, nonzero in layers)
+        self.stored_bits = self.P * K
+        self.quantisation_bound = float(span.sum()) * 2.0**-J
 
-    def evaluate(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """:math:`\\Phi(x)` ``(n,)`` and the mask ``(n,)`` of points in a band (some step strictly between 0 and 1)."""
-        if not isinstance(x, torch.Tensor) or x.ndim != 2 or x.shape[1] != 1:
-            raise ValueError(f"x must be a tensor of shape (n, 1), got {getattr(x, 'shape', type(x).__name__)}")
-        if x.dtype != torch.float64:
-            raise TypeError(f"x must be float64 (words of up to 53 bits, cells of width 2^-{self.level}), "
-                            f"got {x.dtype}")
-        if not bool(((x >= 0) & (x <= 1)).all()):
-            raise ValueError("x must lie in [0, 1]")
-        # 1. cell location
-        s_steps, r = _floor_stage(x[:, 0], self.W, self.band)
-        t_steps, r = _floor_stage(r, self.W, self.band)
-        q3_steps, r = _floor_stage(r, self.L, self.band)
-        q4_steps, tau = _floor_stage(r, self.L, self.band)
+    def read(self, r: torch.Tensor, band: float = BAND) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """:math:`\\hat c` ``(n, E)`` in :math:`[0, 1]`, the remainder :math:`\\tau` ``(n,)`` and the band mask ``(n,)`` at ``r`` ``(n,)``."""
+        W, L = self.W, self.L
+        s_steps, r = _floor_stage(r, W, band)
+        t_steps, r = _floor_stage(r, W, band)
+        q3_steps, r = _floor_stage(r, L, band)
+        q4_steps, tau = _floor_stage(r, L, band)
         in_band = torch.zeros_like(tau, dtype=torch.bool)
         for steps in (s_steps, t_steps, q3_steps, q4_steps):
             in_band |= ((steps > 0) & (steps < 1)).any(dim=1)
-        # 3. lookup of the words, block by block
         s = torch.cat([torch.ones_like(tau)[:, None], s_steps], dim=1)
         e3 = _indicators(q3_steps)
-        words = torch.zeros(x.shape[0], self.P, dtype=x.dtype, device=x.device)
-        for beta in range(self.L):
+        words = torch.zeros(r.shape[0], self.P, dtype=r.dtype, device=r.device)
+        for beta in range(L):
             gates = torch.cat([e3[:, beta : beta + 1], torch.relu(t_steps + e3[:, beta : beta + 1] - 1)], dim=1)
             table = torch.einsum("nj,pjr->npr", s, self.lookup[beta])
             g = gates[:, None, :]
             words = words + (torch.relu(table + g - 1) - torch.relu(-table + g - 1)).sum(dim=-1)
-        # 4. digit q4 of every word
         e4 = _indicators(q4_steps)
         selected = torch.zeros_like(words)
-        for j, b in enumerate(_complement_bits(words, self.L)):
+        for j, b in enumerate(_complement_bits(words, L)):
             selected = selected + torch.relu(e4[:, j : j + 1] - b)  # theta_j AND [q4 = j]
-        c_hat = selected.reshape(-1, self.m, self.J) @ torch.exp2(-torch.arange(1, self.J + 1, dtype=x.dtype,
-                                                                                device=x.device))
-        # 5. recombination
-        powers = [tau] if self.m == 2 else [tau, self.square(tau[:, None])[:, 0]]
-        out = self.lo[0] + self.span[0] * c_hat[:, 0]
-        for e, power in enumerate(powers, start=1):
-            out = out + self.lo[e] * power + self.span[e] * self.product(torch.stack([c_hat[:, e], power], dim=1))[:, 0]
-        clipped = -self.clip_level + torch.relu(out + self.clip_level) - torch.relu(out - self.clip_level)
-        return clipped, in_band
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        """:math:`\\Phi(x)` for ``x`` ``(n, 1)`` in :math:`[0, 1]`."""
-        return self.evaluate(x)[0]
-
-    def gradient(self, x: torch.Tensor) -> torch.Tensor:
-        """:math:`\\Phi'(x)`, ``(n, 1)``, by automatic differentiation through the network.
-
-        Off the bands it is the derivative of the stored polynomial, :math:`K\\,\\partial_\\tau`, to
-        quantisation and product errors; inside a band it is of order :math:`1/\\delta` (see
-        :func:`band_profile`).
-        """
-        return _autograd(self, x)
-
-    @property
-    def error_bound(self) -> float:
-        """A bound on :math:`|\\Phi - I_n f|` off the bands.
-
-        .. math:: \\sum_e span_e 2^{-J} + \\sum_{e \\ge 1} span_e 2^{-2s} + (|lo_2| + span_2) 2^{-2s-2}:
-
-        quantisation (each :math:`\\hat c_e` within :math:`2^{-J}`, times :math:`|\\pi_e| \\le 1`), the
-        products :math:`\\tilde\\times_s` and, for :math:`m = 3`, the square
-        :math:`f_s(\\tau) - \\tau^2 \\in [0, 2^{-2s-2}]`;
-        plus float64 round-off, ``ROUNDING`` times the clip level :math:`M`.
-        """
-        bound = self.quantisation_bound + float(self.span[1:].sum()) * 4.0**-self.s + ROUNDING * self.clip_level
-        if self.m == 3:
-            bound += (abs(float(self.lo[2])) + float(self.span[2])) * 4.0**-self.s / 4
-        return bound
+        weights = torch.exp2(-torch.arange(1, self.J + 1, dtype=r.dtype, device=r.device))
+        return selected.reshape(-1, self.E, self.J) @ weights, tau, in_band
 
     def layout(self) -> list[tuple[str, int, int, int]]:
-        """``(stage, hidden layers, width, nonzero parameters)`` of the layered network, stage by stage.
+        """``(stage, hidden layers, width, nonzero parameters)`` of steps 1-4, up to the layer gathering :math:`\\hat c`.
 
-        The network computes the stages in sequence; a value that a later layer needs is carried
-        by one ReLU per layer (it is non-negative, except one product output carried as
-        :math:`\\rho(v), \\rho(-v)`). Nonzero parameters are counted per neuron as the
-        previous-layer neurons it reads plus a nonzero bias: a step neuron reads the residual
-        (itself a combination of the previous stage's neurons); a carried value that is a
-        difference of two step neurons reads two neurons where it is first carried; a gated
-        product reads the nonzero double differences :math:`A` of its column, its gate and a bias;
-        the coefficients :math:`\\hat c_e` are gathered into one layer before the products; the
-        product and the square count their own nonzero parameters
-        (:func:`nnproofs.networks.architecture`).
+        Besides the stage's own neurons every layer carries the remainder :math:`\\tau` (one ReLU).
+        Nonzero parameters are counted per neuron as the previous-layer neurons it reads plus a
+        nonzero bias: a step neuron reads the residual (itself a combination of the previous
+        stage's neurons); a carried value that is a difference of two step neurons reads two
+        neurons where it is first carried; a gated product reads the nonzero double differences
+        :math:`A` of its column, its gate and a bias; the coefficients :math:`\\hat c_e` are
+        gathered into one layer.
         """
-        W, L, P, J, m = self.W, self.L, self.P, self.J, self.m
+        W, L, P, J, E = self.W, self.L, self.P, self.J, self.E
         layers: list[tuple[str, int, int, int]] = []
 
         def layer(name: str, *groups: tuple[int, int]) -> None:  # groups of (neurons, nonzero parameters)
@@ -841,7 +765,131 @@ class SuperApproximationNetwork(nn.Module):
             selection = ((P, P * (2 if j >= 3 else 1)),) if j >= 2 else ()
             layer(f"bit {j}: b", (P, 2 * P), *(((P, P),) if keep_y else ()), *selection, *tail)
         layer("last digit", (P, P * and_weights(L)), *(((P, P),) if L >= 2 else ()), (1, 1))
-        layer("coefficients", (m, m * J * (2 if L >= 2 else 1)), (1, 1))
+        layer("coefficients", (E, E * J * (2 if L >= 2 else 1)), (1, 1))
+        return layers
+
+
+class SuperApproximationNetwork(nn.Module):
+    """Network B in :math:`d = 1`: the degree-:math:`(m-1)` interpolant on :math:`(WL)^2` cells, stored as bits.
+
+    For :math:`x \\in [0, 1]`, with :math:`W, L` powers of two, the cell :math:`k = \\lfloor Kx\\rfloor` and
+    :math:`\\tau = Kx - k`: the interpolant :math:`I_n f` (:mod:`nnproofs.sparsegrid`, level
+    :math:`n = \\log_2 K`, degree :math:`m - 1`) is the polynomial :math:`\\sum_{e<m} c_{k,e}\\tau^e` on
+    cell :math:`k`. Steps 1-4 (cell location, quantisation to :math:`J` bits, lookup, bit
+    extraction) are the :class:`BitTable` of the :math:`c_{k,e}` read at :math:`r = x`, which also
+    returns :math:`\\tau`; step 5 recombines,
+    :math:`lo_0 + span_0\\hat c_0 + \\sum_{e \\ge 1} lo_e\\pi_e + span_e\\tilde\\times_s(\\hat c_e, \\pi_e)`
+    with :math:`\\pi_1 = \\tau`, :math:`\\pi_2 = f_s(\\tau) \\approx \\tau^2` (Yarotsky's square),
+    clipped to :math:`[-M, M]`, :math:`M = 1 + \\sum_e \\max_k |c_{k,e}|`.
+
+    Off the bands :math:`|\\Phi - I_n f|` is at most ``error_bound`` (quantisation :math:`2^{-J}`,
+    products :math:`2^{-2s}`).
+    Defaults :math:`J = \\min(mn + 8, 53)` and :math:`s = \\lceil mn/2\\rceil + 4` grow like
+    :math:`\\log(WL)`, which keeps this below :math:`\\|f - I_n f\\| \\approx K^{-m}` (the theorem's
+    logarithmic factors). Resources of the layered network (all stages in sequence, every
+    value that a later layer needs carried by one ReLU): ``width``, ``depth``,
+    ``nonzero_parameters`` (counted in :meth:`layout`), ``stored_bits`` :math:`= PK` with
+    :math:`P = mJ` bit-planes.
+    """
+
+    def __init__(self, f: Callable, *, m: int, W: int, L: int, coefficient_bits: int | None = None,
+                 product_depth: int | None = None):
+        super().__init__()
+        self.m, self.W, self.L = m, W, L
+        self.band = BAND  # delta: width of the bands, in units of each floor stage's digit
+        self.K = (W * L) ** 2
+        self.level = int(round(math.log2(self.K)))
+        self.J = min(m * self.level + 8, MAX_BITS[torch.float64]) if coefficient_bits is None else coefficient_bits
+        self.s = math.ceil(m * self.level / 2) + 4 if product_depth is None else product_depth
+        self.P = m * self.J
+        self.interpolant = sparse_grid_interpolant(f, d=1, level=self.level, degree=m - 1)
+        device = self.interpolant.points.device
+        left = torch.arange(self.K, dtype=torch.float64, device=device) / self.K
+        nodes = [self.interpolant((left + tau / self.K)[:, None]) for tau in ((0.0, 1.0) if m == 2 else (0.0, 0.5, 1.0))]
+        if m == 2:
+            coefficients = torch.stack([nodes[0], nodes[1] - nodes[0]], dim=1)
+        else:  # the parabola through tau = 0, 1/2, 1
+            v0, vh, v1 = nodes
+            coefficients = torch.stack([v0, -3 * v0 + 4 * vh - v1, 2 * v0 - 4 * vh + 2 * v1], dim=1)
+        self.table = BitTable(coefficients, W=W, L=L, J=self.J)
+        self.clip_level = 1.0 + float(coefficients.abs().max(dim=0).values.sum())
+        self.product = yarotsky_product(self.s, device=device)
+        self.square = yarotsky_square(self.s, device=device)
+        self.stored_bits = self.table.stored_bits
+        layers = self.layout()
+        self.depth = sum(count for _, count, _, _ in layers)
+        self.width = max(width for _, _, width, _ in layers)
+        self.nonzero_parameters = sum(nonzero for _, _, _, nonzero in layers)
+
+    def evaluate(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """:math:`\\Phi(x)` ``(n,)`` and the mask ``(n,)`` of points in a band (some step strictly between 0 and 1)."""
+        if not isinstance(x, torch.Tensor) or x.ndim != 2 or x.shape[1] != 1:
+            raise ValueError(f"x must be a tensor of shape (n, 1), got {getattr(x, 'shape', type(x).__name__)}")
+        if x.dtype != torch.float64:
+            raise TypeError(f"x must be float64 (words of up to 53 bits, cells of width 2^-{self.level}), "
+                            f"got {x.dtype}")
+        if not bool(((x >= 0) & (x <= 1)).all()):
+            raise ValueError("x must lie in [0, 1]")
+        c_hat, tau, in_band = self.table.read(x[:, 0], self.band)
+        # 5. recombination
+        powers = [tau] if self.m == 2 else [tau, self.square(tau[:, None])[:, 0]]
+        lo, span = self.table.lo, self.table.span
+        out = lo[0] + span[0] * c_hat[:, 0]
+        for e, power in enumerate(powers, start=1):
+            out = out + lo[e] * power + span[e] * self.product(torch.stack([c_hat[:, e], power], dim=1))[:, 0]
+        clipped = -self.clip_level + torch.relu(out + self.clip_level) - torch.relu(out - self.clip_level)
+        return clipped, in_band
+
+    @property
+    def lookup(self) -> torch.Tensor:
+        """The double differences :math:`A` of the stored words (:class:`BitTable`), ``(L, P, W, W)``."""
+        return self.table.lookup
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """:math:`\\Phi(x)` for ``x`` ``(n, 1)`` in :math:`[0, 1]`."""
+        return self.evaluate(x)[0]
+
+    def gradient(self, x: torch.Tensor) -> torch.Tensor:
+        """:math:`\\Phi'(x)`, ``(n, 1)``, by automatic differentiation through the network.
+
+        Off the bands it is the derivative of the stored polynomial, :math:`K\\,\\partial_\\tau`, to
+        quantisation and product errors; inside a band it is of order :math:`1/\\delta` (see
+        :func:`band_profile`).
+        """
+        return _autograd(self, x)
+
+    @property
+    def error_bound(self) -> float:
+        """A bound on :math:`|\\Phi - I_n f|` off the bands.
+
+        .. math:: \\sum_e span_e 2^{-J} + \\sum_{e \\ge 1} span_e 2^{-2s} + (|lo_2| + span_2) 2^{-2s-2}:
+
+        quantisation (each :math:`\\hat c_e` within :math:`2^{-J}`, times :math:`|\\pi_e| \\le 1`), the
+        products :math:`\\tilde\\times_s` and, for :math:`m = 3`, the square
+        :math:`f_s(\\tau) - \\tau^2 \\in [0, 2^{-2s-2}]`;
+        plus float64 round-off, ``ROUNDING`` times the clip level :math:`M`.
+        """
+        lo, span = self.table.lo, self.table.span
+        bound = self.table.quantisation_bound + float(span[1:].sum()) * 4.0**-self.s + ROUNDING * self.clip_level
+        if self.m == 3:
+            bound += (abs(float(lo[2])) + float(span[2])) * 4.0**-self.s / 4
+        return bound
+
+    def layout(self) -> list[tuple[str, int, int, int]]:
+        """``(stage, hidden layers, width, nonzero parameters)`` of the layered network, stage by stage.
+
+        The network computes the stages in sequence; a value that a later layer needs is carried
+        by one ReLU per layer (it is non-negative, except one product output carried as
+        :math:`\\rho(v), \\rho(-v)`). Steps 1-4 are counted by :meth:`BitTable.layout`; the
+        product and the square count their own nonzero parameters
+        (:func:`nnproofs.networks.architecture`).
+        """
+        m = self.m
+        layers = self.table.layout()
+
+        def layer(name: str, *groups: tuple[int, int]) -> None:  # groups of (neurons, nonzero parameters)
+            layers.append((name, 1, sum(g[0] for g in groups), sum(g[1] for g in groups)))
+
         product, square = architecture(self.product), architecture(self.square)
         if m == 2:
             layers.append(("product c_1 tau", product.depth, product.width + 2,
@@ -948,16 +996,185 @@ def band_profile(network: SuperApproximationNetwork, f: Callable, *, boundaries:
     )
 
 
-def super_approximation_network(f: Callable, *, m: int, W: int, L: int, coefficient_bits: int | None = None,
-                                product_depth: int | None = None) -> SuperApproximationNetwork:
-    """Network B (:class:`SuperApproximationNetwork`) for ``f`` on :math:`[0, 1]` with nominal width ``W`` and depth ``L``.
+class SparseSuperApproximationNetwork(nn.Module):
+    """Network B in :math:`d \\ge 2` (:math:`m = 2`): the sparse-grid interpolant with its surpluses stored as bits.
 
-    ``W`` and ``L`` must be powers of two (so that :math:`K = (WL)^2` is a sparse-grid level and
-    cell location is exact in binary arithmetic), ``L <= 53`` (bits per float64 word) and ``m``
-    in (2, 3). ``coefficient_bits`` (:math:`J`) and ``product_depth`` (:math:`s`) override the
-    defaults that grow with :math:`\\log K` (negative control: a fixed :math:`J`).
+    The interpolant is :math:`I_n f` with hats (:mod:`nnproofs.sparsegrid`) of level
+    :math:`n = \\log_2 (WL)^2`, the level whose finest cells in one direction are the :math:`(WL)^2`
+    cells of the one-dimensional network. For :math:`x \\in [0, 1]^d`:
+
+    1. *binary digits* — :math:`n - 1` floor stages of base 2 per coordinate (:func:`_floor_stage`)
+       give the digits :math:`b_{j,1}, b_{j,2}, \\dots` of :math:`x_j` and the remainders
+       :math:`r_{j,t} = 2^t x_j - \\lfloor 2^t x_j \\rfloor`; the cell of level :math:`l_j` is
+       :math:`c_j = \\sum_{t < l_j} b_{j,t} 2^{l_j - 1 - t}` and the local coordinate
+       :math:`t_j = 2 r_{j, l_j - 1} - 1 \\in [-1, 1]`, exact off bands of measure at most
+       :math:`d(n-1)\\delta/2` (``band_measure``);
+    2. *lookup, per level* :math:`\\mathbf l` — the flat cell index
+       :math:`k_{\\mathbf l} = \\sum_j c_j\\,\\text{stride}_{\\mathbf l, j} < K_{\\mathbf l} = 2^{|\\mathbf l|_1 - d}`
+       (affine in the digits) selects the surplus :math:`v_{\\mathbf l, k}` from the level's
+       :class:`BitTable` of :math:`K'_{\\mathbf l} = (W_{\\mathbf l} L_{\\mathbf l})^2 \\ge K_{\\mathbf l}` rows
+       (zero-padded; :math:`W_{\\mathbf l} L_{\\mathbf l}` the smallest power of two, at least 2, whose
+       square holds the level, :math:`L_{\\mathbf l} \\le L` and :math:`W_{\\mathbf l} \\le W`), read at the
+       multiple :math:`k_{\\mathbf l}/K'_{\\mathbf l}` of :math:`1/K'_{\\mathbf l}`, so the table's own
+       floor stages have no bands;
+    3. *shape* — :math:`T_{\\mathbf l} = ` :func:`basis_product_network` :math:`(d, s)` at :math:`t`,
+       Network A's template, within :math:`(d-1)4^{-s}` of :math:`\\prod_j (1 - |t_j|)`;
+    4. *recombination* —
+       :math:`\\Phi = \\operatorname{clip}_M \\sum_{\\mathbf l} lo_{\\mathbf l} T_{\\mathbf l}
+       + span_{\\mathbf l}\\,\\tilde\\times_s(\\hat c_{\\mathbf l}, T_{\\mathbf l})`,
+       :math:`M = 1 + \\sum_{\\mathbf l}\\max_k |v_{\\mathbf l, k}|`.
+
+    Off the bands :math:`|\\Phi - I_n f| \\le \\sum_{\\mathbf l} span_{\\mathbf l} 2^{-J}
+    + (|lo_{\\mathbf l}| + span_{\\mathbf l})(d-1)4^{-s} + span_{\\mathbf l} 4^{-s}` plus round-off
+    (``error_bound``). Defaults :math:`J = \\min(2n + 8, 53)` and :math:`s = n + 4`, as in
+    :math:`d = 1`. Resources (:meth:`layout`): the digit stages in sequence, then the levels side
+    by side, each a lookup beside its template and then its product; ``stored_bits`` sums
+    :math:`J K'_{\\mathbf l}` over the levels.
     """
+
+    def __init__(self, f: Callable, *, d: int, W: int, L: int, coefficient_bits: int | None = None,
+                 product_depth: int | None = None):
+        super().__init__()
+        self.d, self.m, self.W, self.L = d, 2, W, L
+        self.band = BAND
+        self.K = (W * L) ** 2  # finest cells per direction, as in d = 1
+        self.level = 2 * int(round(math.log2(W * L)))
+        n = self.level
+        self.J = min(2 * n + 8, MAX_BITS[torch.float64]) if coefficient_bits is None else coefficient_bits
+        self.s = n + 4 if product_depth is None else product_depth
+        self.interpolant = sparse_grid_interpolant(f, d=d, level=n)
+        device = self.interpolant.points.device
+        levels = self.interpolant.levels.tolist()
+        offsets = self.interpolant.offsets.tolist()
+        tables = []
+        for k, level in enumerate(levels):
+            cells = 2 ** (sum(level) - d)
+            side = max(1, math.ceil(math.log2(cells) / 2))  # W_l L_l = 2^side >= sqrt(cells), at least 2
+            L_l = min(L, 2**side)
+            W_l = 2**side // L_l
+            surpluses = self.interpolant.surpluses[offsets[k] : offsets[k] + cells]
+            padded = torch.zeros((W_l * L_l) ** 2, 1, dtype=torch.float64, device=device)
+            padded[:cells, 0] = surpluses
+            tables.append(BitTable(padded, W=W_l, L=L_l, J=self.J))
+        self.tables = nn.ModuleList(tables)
+        self.register_buffer("strides", self.interpolant.strides.to(torch.float64))
+        self.template = basis_product_network(d, self.s).to(device)
+        self.product = yarotsky_product(self.s, device=device)
+        maxima = [float(self.interpolant.surpluses[offsets[k] : offsets[k] + 2 ** (sum(level) - d)].abs().max())
+                  for k, level in enumerate(levels)]
+        self.clip_level = 1.0 + sum(maxima)
+        self.stored_bits = sum(table.stored_bits for table in tables)
+        self.band_measure = d * (n - 1) * BAND / 2
+        layers = self.layout()
+        self.depth = sum(count for _, count, _, _ in layers)
+        self.width = max(width for _, _, width, _ in layers)
+        self.nonzero_parameters = sum(nonzero for _, _, _, nonzero in layers)
+
+    def evaluate(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """:math:`\\Phi(x)` ``(n,)`` and the mask ``(n,)`` of points in a band of the digit stages."""
+        x = self.interpolant.validate_points(x)
+        if x.dtype != torch.float64:
+            raise TypeError(f"x must be float64 (cells of width 2^-{self.level}, words of up to 53 bits), got {x.dtype}")
+        d, n = self.d, self.level
+        r = x.T.reshape(-1)  # (d * points,)
+        digits, remainders = [], [r]
+        in_band = torch.zeros_like(r, dtype=torch.bool)
+        for _ in range(n - 1):
+            step, r = _floor_stage(r, 2, self.band)
+            in_band |= (step > 0).any(dim=1) & (step < 1).any(dim=1)
+            digits.append(step[:, 0])
+            remainders.append(r)
+        points = x.shape[0]
+        digits = [b.reshape(d, points) for b in digits]
+        remainders = [t.reshape(d, points) for t in remainders]
+        in_band = in_band.reshape(d, points).any(dim=0)
+        out = torch.zeros(points, dtype=x.dtype, device=x.device)
+        for k, (level, table) in enumerate(zip(self.interpolant.levels.tolist(), self.tables)):
+            cells = torch.zeros(d, points, dtype=x.dtype, device=x.device)
+            for j, l_j in enumerate(level):
+                for t in range(l_j - 1):
+                    cells[j] = cells[j] + digits[t][j] * 2.0 ** (l_j - 2 - t)
+            flat = (cells * self.strides[k][:, None]).sum(dim=0)
+            c_hat, _, _ = table.read(flat / table.K, self.band)
+            local = torch.stack([2 * remainders[l_j - 1][j] - 1 for j, l_j in enumerate(level)], dim=1)
+            shape = self.template(local)[:, 0]
+            product = self.product(torch.stack([c_hat[:, 0], shape], dim=1))[:, 0]
+            out = out + table.lo[0] * shape + table.span[0] * product
+        clipped = -self.clip_level + torch.relu(out + self.clip_level) - torch.relu(out - self.clip_level)
+        return clipped, in_band
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """:math:`\\Phi(x)` for ``x`` ``(n, d)`` in :math:`[0, 1]^d`."""
+        return self.evaluate(x)[0]
+
+    @property
+    def error_bound(self) -> float:
+        """:math:`\\sum_{\\mathbf l} span_{\\mathbf l}(2^{-J} + 4^{-s}) + (|lo_{\\mathbf l}| + span_{\\mathbf l})(d-1)4^{-s}`, plus ``ROUNDING`` times :math:`M`."""
+        bound = ROUNDING * self.clip_level
+        for table in self.tables:
+            lo, span = abs(float(table.lo[0])), float(table.span[0])
+            bound += span * (2.0**-self.J + 4.0**-self.s) + (lo + span) * (self.d - 1) * 4.0**-self.s
+        return bound
+
+    def layout(self) -> list[tuple[str, int, int, int]]:
+        """``(stage, hidden layers, width, nonzero parameters)``: digits, the levels side by side, products, clip.
+
+        Digit stage :math:`t` holds per coordinate the step pair of :math:`[2r_{t-1} \\ge 1]`, the
+        carried :math:`x_j` and :math:`r_{t-1}`, and the digits found so far (counted as in
+        :meth:`BitTable.layout`: reads plus a nonzero bias). A level's lookup (:meth:`BitTable.layout`,
+        its first layer reading the level's digits instead of one input) runs beside its template
+        (:func:`basis_product_network`, its hats reading :math:`x_j` and the digits of :math:`c_j`);
+        the shorter of the two carries its output by one ReLU per layer. The levels' block is
+        counted as deep as the deepest level and as wide as the sum of the levels' widest layers
+        (an upper bound on the width), shorter levels carrying their two outputs; then the
+        products :math:`\\tilde\\times_s(\\hat c_{\\mathbf l}, T_{\\mathbf l})` with :math:`T_{\\mathbf l}`
+        carried beside them, and the clip of the sum.
+        """
+        d, n = self.d, self.level
+        layers: list[tuple[str, int, int, int]] = []
+        for t in range(1, n):
+            reads = 1 if t == 1 else 3  # x_j, or r_{t-2} and the previous step pair
+            digits = (t - 1) + int(t >= 2)  # carried digits; the newest reads the step pair
+            layers.append((f"digits {t}", 1, d * (2 + 2 + (t - 1)),
+                           d * (2 * (reads + 1) + reads + 1 + digits)))
+        template = architecture(self.template)
+        product = architecture(self.product)
+        blocks = []
+        for level, table in zip(self.interpolant.levels.tolist(), self.tables):
+            rows = table.layout()
+            used = sum(l_j - 1 for l_j in level)  # digits that k_l reads
+            extra_reads = (2 * (table.W - 1) + 1) * max(used - 1, 0) + 3 * used + 3 * d  # lookup and hats read digits, x
+            depth_table = sum(count for _, count, _, _ in rows)
+            depth = max(depth_table, template.depth)
+            blocks.append((depth, max(w for _, _, w, _ in rows) + template.width,
+                           sum(z for _, _, _, z in rows) + template.nonzero_parameters + extra_reads
+                           + abs(depth_table - template.depth)))
+        deepest = max(depth for depth, _, _ in blocks)
+        layers.append(("levels: lookup beside template", deepest, sum(width for _, width, _ in blocks),
+                       sum(z + 2 * (deepest - depth) for depth, _, z in blocks)))
+        count = len(blocks)
+        layers.append(("levels: products beside T", product.depth, count * (product.width + 1),
+                       count * (product.nonzero_parameters + product.depth)))
+        layers.append(("sum and clip", 1, 2, 2 * (2 * count + 1)))
+        return layers
+
+
+def super_approximation_network(f: Callable, *, m: int, W: int, L: int, d: int = 1,
+                                coefficient_bits: int | None = None, product_depth: int | None = None
+                                ) -> SuperApproximationNetwork | SparseSuperApproximationNetwork:
+    """Network B for ``f`` on :math:`[0, 1]^d` with nominal width ``W`` and depth ``L``.
+
+    :class:`SuperApproximationNetwork` in :math:`d = 1` (``m`` in (2, 3)),
+    :class:`SparseSuperApproximationNetwork` in :math:`d \\ge 2` (``m = 2``: hats). ``W`` and ``L``
+    must be powers of two (so that :math:`K = (WL)^2` is a sparse-grid level and cell location is
+    exact in binary arithmetic), ``L <= 53`` (bits per float64 word). ``coefficient_bits``
+    (:math:`J`) and ``product_depth`` (:math:`s`) override the defaults that grow with
+    :math:`\\log K` (negative control: a fixed :math:`J`).
+    """
+    positive_int("d", d)
     _require_smoothness(m)
+    if d >= 2 and m != 2:
+        raise ValueError(f"m={m} with d={d} is not implemented: Network B in d >= 2 stores hat surpluses; allowed: m = 2")
     _require_sizes(W, L)
     if coefficient_bits is not None:
         positive_int("coefficient_bits", coefficient_bits)
@@ -966,7 +1183,10 @@ def super_approximation_network(f: Callable, *, m: int, W: int, L: int, coeffici
     if product_depth is not None:
         positive_int("product_depth", product_depth)
     if not callable(f):
-        raise TypeError(f"f must be a callable mapping (n, 1) tensors to (n,) values, got {type(f).__name__}")
+        raise TypeError(f"f must be a callable mapping (n, {d}) tensors to (n,) values, got {type(f).__name__}")
+    if d >= 2:
+        return SparseSuperApproximationNetwork(f, d=d, W=W, L=L, coefficient_bits=coefficient_bits,
+                                               product_depth=product_depth)
     return SuperApproximationNetwork(f, m=m, W=W, L=L, coefficient_bits=coefficient_bits, product_depth=product_depth)
 
 
@@ -977,7 +1197,7 @@ BAND_SHARE = 0.5  # the bands may contribute at most half of ||f - Phi||_p^p
 def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: int, WL: Sequence[tuple[int, int]],
                               d: int = 1, coefficient_bits: int | None = None, samples: int = 4096,
                               p: int = 1) -> RateCheck:
-    """Theorem ``thm-korobov-super`` in :math:`d = 1`: :math:`\\|f - \\Phi_{W,L}\\|_{L_p} \\approx C (WL)^{-2m}`.
+    """Theorem ``thm-korobov-super``: :math:`\\|f - \\Phi_{W,L}\\|_{L_p} \\approx C (WL)^{-2m} n^{d-1}`, :math:`n = \\log_2 (WL)^2`.
 
     For every ``(W, L)`` in ``WL`` Network B (:func:`super_approximation_network`) is built and its
     :math:`L_p` error (``p`` 1 or 2) measured in two parts,
@@ -991,6 +1211,13 @@ def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: i
     that term a Monte Carlo error would hide them. ``measured`` is the log-log slope against the
     *nominal* :math:`WL`; expected :math:`-2m`, tolerance 0.2.
 
+    In :math:`d \\ge 2` (:math:`m = 2`, :class:`SparseSuperApproximationNetwork`) the theorem's
+    logarithms are the sparse grid's :math:`n^{d-1}` (:math:`\\|f - I_n f\\| = O(4^{-n} n^{d-1})`,
+    ``thm-sparse-grid-interp``), so ``measured`` is the slope of :math:`\\|f - \\Phi\\|_{L_p} / n^{d-1}`
+    (the raw slope is in the notes). The bands, :math:`d(n-1)\\delta/2` in measure, are not sampled
+    and not integrated: the requirement bounds their share a priori by
+    :math:`(M + \\max|f|)^p |\\Omega_\\varepsilon|` (:math:`M` the clip level).
+
     Requirements: off the bands the network stays within 5% of the interpolant's own error
     (the bit-stored coefficients and the products cost almost nothing) and within its a-priori
     bound; the bands contribute at most half of :math:`\\|f - \\Phi\\|_p^p` (their share is
@@ -1003,26 +1230,30 @@ def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: i
     theorem's logarithmic factors), so against actual width × depth the slope is flatter.
     """
     positive_int("d", d)
-    if d != 1:
-        raise ValueError(f"d={d} is not implemented: Network B is built in one dimension; allowed: d = 1")
     _require_smoothness(m)
+    if d >= 2 and m != 2:
+        raise ValueError(f"m={m} with d={d} is not implemented: Network B in d >= 2 stores hat surpluses; allowed: m = 2")
     _require_wl(WL)
     positive_int("samples", samples)
     if isinstance(p, bool) or p not in NORMS_P:
         raise ValueError(f"p={p!r} is not allowed; use one of {', '.join(map(str, NORMS_P))}")
-    x = uniform_points(samples, 1, seed=2)
+    x = uniform_points(samples, d, seed=2)
     f_values = evaluate_target(f, x)
     resolution = 100 * 2.0**-52 * max(1.0, float(f_values.abs().max()))
-    errors, interpolation, tracking, within_bound, resources, band, shares = [], [], [], [], [], [], []
+    errors, interpolation, tracking, within_bound, resources, band, shares, logs = [], [], [], [], [], [], [], []
     for W, L in WL:
-        network = super_approximation_network(f, m=m, W=W, L=L, coefficient_bits=coefficient_bits)
+        network = super_approximation_network(f, m=m, W=W, L=L, d=d, coefficient_bits=coefficient_bits)
         with torch.no_grad():
             values, in_band = network.evaluate(x)
         reference = network.interpolant(x)
         off = ~in_band
         sampled = float((values - f_values).abs().pow(p).mean())
-        in_bands = band_profile(network, f).error_integrals[p]
-        errors.append((sampled + in_bands) ** (1.0 / p))
+        if d == 1:
+            in_bands = band_profile(network, f).error_integrals[p]
+            errors.append((sampled + in_bands) ** (1.0 / p))
+        else:  # a priori: |f - Phi| <= M + max|f| on bands of measure band_measure
+            in_bands = (network.clip_level + float(f_values.abs().max())) ** p * network.band_measure
+            errors.append(sampled ** (1.0 / p))
         shares.append(in_bands / (sampled + in_bands))
         interpolation.append(float((reference - f_values).abs().pow(p).mean()) ** (1.0 / p))
         distance = float((values - reference)[off].abs().max())
@@ -1032,13 +1263,17 @@ def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: i
         resources.append({"W": W, "L": L, "K": network.K, "J": network.J, "s": network.s, "width": network.width,
                           "depth": network.depth, "nonzero parameters": network.nonzero_parameters,
                           "stored bits": network.stored_bits})
+        logs.append(float(network.level ** (d - 1)))
+    wl = [float(W * L) for W, L in WL]
+    raw = {} if d == 1 else {f"L{p} error": errors, f"slope of the L{p} error itself": fit_loglog(wl, errors).slope,
+                             "n^(d-1)": logs}
     return rate_check(
-        f"Network B (d = 1, m = {m}): L{p} error against nominal W·L",
-        [float(W * L) for W, L in WL],
-        errors,
+        f"Network B (d = {d}, m = {m}): L{p} error{'' if d == 1 else ' / n^(d-1)'} against nominal W·L",
+        wl,
+        [e / g for e, g in zip(errors, logs)],
         expected=-2.0 * m,
         tolerance=0.2,
-        quantity=f"slope of the L{p} error against nominal W·L",
+        quantity=f"slope of the L{p} error{'' if d == 1 else ' / n^(d-1)'} against nominal W·L",
         requirements={
             "off the bands, sup|network − interpolant| <= 5% of sup|interpolant − f|": all(t <= 0.05 for t in tracking),
             "off the bands, sup|network − interpolant| within the quantisation + product bound": all(within_bound),
@@ -1046,7 +1281,7 @@ def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: i
                 share <= BAND_SHARE for share in shares),
             "the interpolant's error is resolved above round-off (> 100·2^-52·max|f|)": min(interpolation) > resolution,
         },
-        notes={"(W, L)": [tuple(p) for p in WL], f"L{p} error": errors, f"interpolant L{p} error": interpolation,
+        notes={"(W, L)": [tuple(p) for p in WL], f"L{p} error": errors, **raw, f"interpolant L{p} error": interpolation,
                "share of the bands in the error^p": shares, "network − interpolant, relative": tracking,
                "band fraction of the sample": band, "resources": resources},
     )
@@ -1170,11 +1405,16 @@ def default_levels(d: int) -> list[int]:
     return list(range(3, top + 1))
 
 
-def default_wl(m: int) -> list[tuple[int, int]]:
-    """Nominal (W, L) of Network B: up to (8, 8) at ``ci``; at ``full`` also (16, 16) (m = 2) or (8, 16) (m = 3).
+def default_wl(m: int, d: int = 1) -> list[tuple[int, int]]:
+    """Nominal (W, L) of Network B.
 
-    For m = 3 the error at (16, 16) would be near float64 round-off (:math:`K^{-3} \\approx 4\\cdot10^{-15}`).
+    :math:`d = 1`: up to (8, 8) at ``ci``; at ``full`` also (16, 16) (m = 2) or (8, 16) (m = 3); for
+    m = 3 the error at (16, 16) would be near float64 round-off (:math:`K^{-3} \\approx 4\\cdot10^{-15}`).
+    :math:`d = 2`: WL = 4, 8, 16 (levels n = 4, 6, 8) at ``ci``; at ``full`` also WL = 32 and 64
+    (n = 10, 12: 9 217 and 45 057 surpluses).
     """
+    if d >= 2:
+        return [(2, 2), (2, 4), (4, 4)] + book_device.sizes(ci=[], full=[(4, 8), (8, 8)])
     return [(2, 2), (4, 4), (8, 8)] + book_device.sizes(ci=[], full=[(16, 16)] if m == 2 else [(8, 16)])
 
 
@@ -1237,6 +1477,18 @@ def _claim_super_m2() -> RateCheck:
        statement="Network B, d = 1, m = 3 (quadratic basis): L1 error (bands included) ∝ (WL)^(−6)")
 def _claim_super_m3() -> RateCheck:
     return check_super_approximation(korobov_example(1), m=3, WL=default_wl(3))
+
+
+@claim("korobov/super-d2", chapter=CHAPTER, label="thm-korobov-super",
+       statement="Network B, d = 2, m = 2 (sparse grid, surpluses as bits): L1 error / n ∝ (WL)^(−4)")
+def _claim_super_d2() -> RateCheck:
+    return check_super_approximation(korobov_example(2), m=2, WL=default_wl(2, d=2), d=2)
+
+
+@claim("korobov/control-fixed-bits-d2", chapter=CHAPTER, label="thm-korobov-super", control=True,
+       statement="control: d = 2 surpluses stored with a fixed 10 bits must be rejected")
+def _control_fixed_bits_d2() -> RateCheck:
+    return check_super_approximation(korobov_example(2), m=2, WL=default_wl(2, d=2), d=2, coefficient_bits=10)
 
 
 @claim("korobov/control-fixed-bits", chapter=CHAPTER, label="thm-korobov-super", control=True,
