@@ -16,7 +16,13 @@ boundary, and three evaluators are timed on the same 10^5 uniform random points:
 
 Accuracy (RMS and sample maximum of the error against the target) and throughput (points per
 second, best of ``--repeats``) are printed side by side, with the ratio network / peer; JSON with
-provenance goes to ``--out``. Tasmanian is optional (``pip install Tasmanian``, version 8.2 tested;
+provenance goes to ``--out``. The network's arithmetic is also set against the machine's limit,
+measured in the same run: its dense FLOPs per point (#levels times the template's
+:math:`\sum_\ell 2\,\text{out}_\ell\,\text{in}_\ell`) give the fraction of the dense float64 matmul rate
+it reaches, and its nonzero FLOPs per point (2 per nonzero weight) give a **ceiling**: the points
+per second, and the ratio to the peer, of an evaluation that did only the network's nonzero
+multiply-adds at the full matmul rate. No evaluation of this network can beat that ceiling on
+this machine. Tasmanian is optional (``pip install Tasmanian``, version 8.2 tested;
 it builds from source in about two minutes): without it the network is compared with the
 interpolant's own evaluation and the output says that the peer is missing. Tasmanian runs on the
 CPU with OpenMP; pin ``OMP_NUM_THREADS`` (and ``--threads`` for torch) to compare like with like.
@@ -38,7 +44,8 @@ import torch
 from nnproofs import device as book_device
 from nnproofs.korobov import korobov_example, relu_sparse_grid_network, uniform_points
 from nnproofs.ledger import provenance
-from timing import best_time
+from nnproofs.networks import affine_maps
+from timing import best_time, dense_matmul_time
 from nnproofs.sparsegrid import sparse_grid_interpolant
 
 CASES = ((2, 8), (4, 6))  # (d, level n)
@@ -62,6 +69,13 @@ def product_depth(interpolant, linf_error: float) -> int:
     budget = NETWORK_SLACK * linf_error
     scale = interpolant.levels.shape[0] * float(interpolant.surpluses.abs().max()) * (interpolant.d - 1)
     return max(1, math.ceil(math.log(scale / budget, 4)))
+
+
+def flops_per_point(network) -> tuple[float, float]:
+    """Dense and nonzero-only FLOPs of Network A per point: #levels copies of the template, 2 per multiply-add."""
+    levels = network.interpolant.levels.shape[0]
+    maps = affine_maps(network.template)
+    return (levels * sum(2.0 * w.numel() for w, _ in maps), levels * sum(2.0 * int((w != 0).sum()) for w, _ in maps))
 
 
 def sorted_rows(points: np.ndarray) -> np.ndarray:
@@ -93,6 +107,11 @@ def run_case(d: int, level: int, n_points: int, repeats: int, device: torch.devi
         row["network"].update({"s": s, "width": network.width, "depth": network.depth,
                                "nonzero parameters": network.nonzero_parameters})
         row["network"]["points/s"] = n_points / best_time(lambda: network(x), device, repeats)
+        dense, nonzero = flops_per_point(network)
+        matmul = dense_matmul_time(dense * n_points, device)
+        row["machine"] = {"dense FLOPs / point": dense, "nonzero FLOPs / point": nonzero,
+                          "fraction of the dense matmul rate": matmul * row["network"]["points/s"] / n_points,
+                          "ceiling points/s": n_points / (matmul * nonzero / dense)}
         row["interpolant"]["points/s"] = n_points / best_time(lambda: interpolant(x), device, repeats)
     if Tasmanian is not None:
         grid = tasmanian_interpolant(f, d, level)
@@ -111,6 +130,7 @@ def run_case(d: int, level: int, n_points: int, repeats: int, device: torch.devi
         row["tasmanian"] = peer
         row["network / tasmanian (speed)"] = row["network"]["points/s"] / peer["points/s"]
         row["interpolant / tasmanian (speed)"] = row["interpolant"]["points/s"] / peer["points/s"]
+        row["ceiling / tasmanian (speed)"] = row["machine"]["ceiling points/s"] / peer["points/s"]
     row["network / interpolant (speed)"] = row["network"]["points/s"] / row["interpolant"]["points/s"]
     return row
 
@@ -134,6 +154,14 @@ def print_case(row: dict) -> None:
         print(f"  speed ratio network / Tasmanian = {row['network / tasmanian (speed)']:.3g}   "
               f"(interpolant / Tasmanian = {row['interpolant / tasmanian (speed)']:.3g})")
     print(f"  speed ratio network / interpolant = {row['network / interpolant (speed)']:.3g}")
+    machine = row["machine"]
+    print(f"  machine: {machine['dense FLOPs / point']:.3g} dense FLOPs per point "
+          f"({machine['nonzero FLOPs / point']:.3g} nonzero); Network A runs at "
+          f"{machine['fraction of the dense matmul rate']:.3g} of the dense float64 matmul rate")
+    ceiling = f"{machine['ceiling points/s']:.3e} points/s"
+    if "ceiling / tasmanian (speed)" in row:
+        ceiling += f" = {row['ceiling / tasmanian (speed)']:.3g} x Tasmanian"
+    print(f"  ceiling (nonzero multiply-adds only, at the matmul rate): {ceiling}")
 
 
 def main(argv=None) -> int:

@@ -29,6 +29,7 @@ from nnproofs.networks import (
     affine_maps,
     architecture,
     compose,
+    forward_columns,
     linear_map,
     parallel,
     relu_network,
@@ -275,6 +276,27 @@ def test_parallel_is_block_diagonal():
         torch.testing.assert_close(net(x), torch.cat([a(x[:, :1]), b(x[:, 1:])], dim=1), rtol=1e-13, atol=1e-13)
     assert architecture(net) == Architecture(depth=1, width=7, parameters=7 * 3 + 7 + 3 * 7 + 3,
                                              nonzero_parameters=(3 + 8) + 7 + (6 + 4) + 3)
+
+
+@pytest.mark.parametrize("block", [1, 7, 64, 10_000])
+def test_forward_columns_is_the_network(block):
+    net = relu_network(random_maps([3, 5, 4, 2], seed=8))
+    x = torch.randn(100, 3, generator=torch.Generator().manual_seed(9), dtype=F64)
+    with torch.no_grad():
+        torch.testing.assert_close(forward_columns(net, x, block=block), net(x), rtol=1e-14, atol=1e-14)
+    xr = x.clone().requires_grad_(True)
+    (grad,) = torch.autograd.grad(forward_columns(net, xr, block=block).sum(), xr)
+    (reference,) = torch.autograd.grad(net(xr).sum(), xr)
+    torch.testing.assert_close(grad, reference, rtol=1e-14, atol=1e-14)
+
+
+def test_forward_columns_validation():
+    net = relu_network(random_maps([3, 5, 1], seed=8))
+    with pytest.raises(ValueError, match="shape"):
+        forward_columns(net, torch.zeros(4, 2, dtype=F64))
+    with pytest.raises(ValueError, match="block"):
+        forward_columns(net, torch.zeros(4, 3, dtype=F64), block=0)
+    assert forward_columns(net, torch.zeros(0, 3, dtype=F64)).shape == (0, 1)
 
 
 def test_linear_map():

@@ -46,7 +46,7 @@ from . import device as book_device
 from .gadgets import hat, sawtooth, yarotsky_product, yarotsky_square
 from .ledger import claim
 from .measure import uniform_points
-from .networks import affine_maps, architecture, compose, linear_map, parallel, relu_network
+from .networks import affine_maps, architecture, compose, forward_columns, linear_map, parallel, relu_network
 from .rates import RateCheck, fit_loglog, rate_check
 from .sparsegrid import SparseGridInterpolant, evaluate_target, level_multi_indices, sparse_grid_interpolant
 from .validate import positive_int
@@ -458,7 +458,9 @@ class ReLUSparseGridNetwork(nn.Module):
     outputs 0 (in float64: a rounding error of about 1e-17), so :meth:`forward` evaluates only the
     copy that can be active on each level
     (:meth:`nnproofs.sparsegrid.SparseGridInterpolant.active_basis`), which gives the same function;
-    otherwise :meth:`forward` is :meth:`dense`. Distance to the interpolant:
+    otherwise :meth:`forward` is :meth:`dense`. Both run the copies of :math:`T` through
+    :func:`nnproofs.networks.forward_columns` (one well-shaped matrix product per layer and block of
+    rows). Distance to the interpolant:
     :math:`|\\Phi - I_n f| \\le \\#\\text{levels}\\cdot\\max|v|\\,(d-1)\\,2^{-2s}`, since at most one
     copy per level is active; ``error_bound`` adds float64 round-off, ``ROUNDING`` per term.
     """
@@ -498,7 +500,7 @@ class ReLUSparseGridNetwork(nn.Module):
         size = max(1, CHUNK_NEURONS // (levels * self.width // interpolant.num_points))
         for start in range(0, x.shape[0], size):
             index, t = interpolant.active_basis(x[start : start + size])
-            values = template(t.reshape(-1, interpolant.d)).reshape(index.shape)
+            values = forward_columns(template, t.reshape(-1, interpolant.d)).reshape(index.shape)
             out[start : start + size] = (surpluses[index] * values).sum(-1)
         return out
 
@@ -524,7 +526,7 @@ class ReLUSparseGridNetwork(nn.Module):
         size = max(1, CHUNK_NEURONS // self.width)
         for start in range(0, x.shape[0], size):
             t = x[start : start + size, None, :] * scale - shift
-            values = template(t.reshape(-1, interpolant.d)).reshape(t.shape[:2])
+            values = forward_columns(template, t.reshape(-1, interpolant.d)).reshape(t.shape[:2])
             out[start : start + size] = values @ surpluses
         return out
 

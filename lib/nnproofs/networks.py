@@ -20,6 +20,8 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
+from .validate import positive_int
+
 Affine = tuple[torch.Tensor, torch.Tensor]
 
 
@@ -121,3 +123,28 @@ def architecture(net: nn.Module) -> Architecture:
     params = sum(w.numel() + b.numel() for w, b in maps)
     nonzero = sum(int((w != 0).sum()) + int((b != 0).sum()) for w, b in maps)
     return Architecture(depth=len(hidden), width=max(hidden, default=0), parameters=params, nonzero_parameters=nonzero)
+
+
+COLUMN_BLOCK = 16384  # inputs per block in forward_columns: a block's activations stay in the CPU's cache
+
+
+def forward_columns(net: nn.Module, x: torch.Tensor, *, block: int = COLUMN_BLOCK) -> torch.Tensor:
+    """``net(x)`` for a ``Sequential(Linear, ReLU, ..., Linear)``, with the activations stored feature-major.
+
+    Each block of ``block`` inputs is transposed once, :math:`H_0 = x^T`, and every layer is the
+    single matrix product :math:`H_\\ell = \\rho(W_\\ell H_{\\ell-1} + b_\\ell)` with the long dimension
+    last, instead of a product with a skinny ``(n, width)`` factor; a block's activations stay in
+    cache. The same affine maps and ReLUs as ``net(x)``, summed in another order: equal to it up
+    to rounding. Differentiable (autograd records every step).
+    """
+    maps = affine_maps(net)
+    if x.ndim != 2 or x.shape[1] != maps[0][0].shape[1]:
+        raise ValueError(f"x must have shape (n, {maps[0][0].shape[1]}), got {tuple(x.shape)}")
+    outputs = []
+    for start in range(0, x.shape[0], positive_int("block", block)):
+        h = x[start : start + block].T
+        for w, b in maps[:-1]:
+            h = torch.relu(torch.addmm(b[:, None], w, h))
+        w, b = maps[-1]
+        outputs.append(torch.addmm(b[:, None], w, h).T)
+    return torch.cat(outputs) if outputs else x.new_zeros(0, maps[-1][0].shape[0])
