@@ -13,6 +13,8 @@ from nnproofs import ledger
 from nnproofs.gadgets import yarotsky_product
 from nnproofs.korobov import (
     BAND,
+    PROBE_BAND,
+    SuperApproximationNetwork,
     MAX_BITS,
     ReLUSparseGridNetwork,
     _floor_stage,
@@ -21,6 +23,7 @@ from nnproofs.korobov import (
     basis_sum_target,
     bit_extract,
     check_bit_extraction,
+    check_partitioned_network,
     check_relu_sparse_grid_network,
     check_sparse_grid_levels,
     check_super_approximation,
@@ -29,6 +32,7 @@ from nnproofs.korobov import (
     interpolant_without_level,
     korobov_example,
     pack_bits,
+    partitioned_network,
     relu_sparse_grid_network,
     super_approximation_network,
 )
@@ -522,6 +526,73 @@ def test_network_b_validation():
         network(torch.zeros(3, 2, dtype=torch.float64))
 
 
+# Network C: partition of unity (d = 1, m = 2)
+
+@pytest.mark.parametrize("f", [korobov_example(1), sine_product, bubble_exp])
+def test_partitioned_network_w1_rate(f):
+    check = check_partitioned_network(f, WL=[(2, 2), (4, 4), (8, 8)], samples=1024)
+    check.assert_passed()
+    assert check.measured == pytest.approx(-2.0, abs=0.2)
+
+
+def test_partitioned_network_control_unshifted():
+    control = check_partitioned_network(sine_product, WL=[(2, 2), (4, 4)], shift=False, samples=512)
+    assert not control.passed
+    assert [k for k, held in control.requirements.items() if not held] == [
+        "across every band of both local networks, |Φ − I_n f| <= error_bound"]
+
+
+def test_partition_of_unity_vanishes_on_the_bands():
+    network = partitioned_network(sine_product, W=2, L=4)
+    K = network.K
+    x = uniform_points(4000, 1, seed=5)
+    with torch.no_grad():
+        g = network.partition(x)
+    assert torch.equal(g.sum(1), torch.ones(4000, dtype=torch.float64)) and bool(((g >= 0) & (g <= 1)).all())
+    t = x[:, 0] * K
+    near_boundary = (t - t.round()).abs() < 1 / 8
+    near_middle = (t - t.floor() - 0.5).abs() < 1 / 8
+    assert bool((g[near_boundary, 0] == 0).all()) and bool((g[near_middle, 1] == 0).all())
+    with torch.no_grad():  # the band probes of both local networks lie where their partition function is 0
+        probe = network.band_samples()
+        g_probe = network.partition(probe)
+    cells = probe[:, 0] * K
+    at_boundary = (cells - cells.round()).abs() < 1 / 8
+    assert bool((g_probe[at_boundary, 0] == 0).all()) and bool((g_probe[~at_boundary, 1] == 0).all())
+
+
+@pytest.mark.parametrize(("W", "L"), [(2, 2), (4, 2), (64, 1), (1, 4)])
+def test_shifted_network_b_follows_the_interpolant(W, L):
+    network = SuperApproximationNetwork(bubble_exp, m=2, W=W, L=L, shifted=True)
+    ends = torch.tensor([[0.0], [1.0], [1e-9], [1 - 1e-9]], dtype=torch.float64)
+    x = torch.cat([uniform_points(2000, 1, seed=6), ends])
+    with torch.no_grad():
+        values, in_band = network.evaluate(x)
+    assert not bool(in_band.any())
+    assert float((values - network.interpolant(x)).abs().max()) <= network.error_bound
+    assert network.table.K == 4 * network.K and network.stored_bits == 3 * network.J * 4 * network.K
+    mid = (torch.arange(1, 8, dtype=torch.float64) - 0.5)[:, None] / network.K  # its bands sit left of mid-cells
+    with torch.no_grad():
+        _, probe_band = network.evaluate(mid - network.band_widths(PROBE_BAND)[-1] / 2, band=PROBE_BAND)
+    assert bool(probe_band.all())
+
+
+def test_partitioned_network_resources_and_validation():
+    network = partitioned_network(sine_product, W=4, L=4)
+    assert network.stored_bits == sum(net.stored_bits for net in network.local)
+    assert network.depth > max(net.depth for net in network.local) and network.t == 2 * network.level + 9 + max(
+        0, math.ceil(math.log2(network.clip_level)))
+    assert network.width >= sum(net.width for net in network.local)
+    with pytest.raises(ValueError, match="W"):
+        partitioned_network(sine_product, W=3, L=4)
+    with pytest.raises(TypeError, match="shift"):
+        partitioned_network(sine_product, W=2, L=2, shift="yes")
+    with pytest.raises(TypeError, match="f"):
+        partitioned_network(None, W=2, L=2)
+    with pytest.raises(ValueError, match="boundary"):
+        partitioned_network(lambda x: x[:, 0], W=2, L=2)
+
+
 # ----------------------------------------------------------------------------------------- claims
 
 def test_claims_are_registered_with_controls():
@@ -529,7 +600,7 @@ def test_claims_are_registered_with_controls():
     assert {"korobov/super-m2", "korobov/sparse-grid-L2-d3", "korobov/bit-extraction"} <= set(keys)
     assert {c.label for c in keys.values()} == {"thm-korobov-super", "thm-korobov-sobolev", "thm-sparse-grid-interp",
                                                "lem-bit-extraction"}
-    assert sum(c.control for c in keys.values()) == 6
+    assert sum(c.control for c in keys.values()) == 7
 
 
 def test_quadratic_basis_reproducing_the_target_has_no_rate():

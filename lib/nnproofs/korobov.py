@@ -25,7 +25,11 @@ theorem of Li and Zhang for the Korobov space :math:`X^m_p([0,1]^d)` (mixed deri
 * Network B's derivative (``thm-korobov-sobolev``): off its bands it has the :math:`W^1` rate
   :math:`(WL)^{-2(m-1)}` when its products are :math:`(m-1)n + 4` deep
   (:func:`check_super_approximation_derivative`); inside the bands its variation grows with
-  :math:`WL` (:func:`band_profile`), which is why Theorem 1.2 needs a partition of unity (not built).
+  :math:`WL` (:func:`band_profile`), which is why Theorem 1.2 needs a partition of unity;
+* Network C (``thm-korobov-sobolev``, :math:`d = 1`, :math:`m = 2`), :func:`partitioned_network`:
+  Network B and its half-cell shift glued by a partition of unity that vanishes on their bands;
+  it has no bands, and :func:`check_partitioned_network` measures its derivative error everywhere:
+  slope :math:`-2`.
 
 What is from the paper and what is reconstructed is stated in the chapter; in short, the rates
 are the paper's, the constructions are the standard toolbox (Yarotsky; Bartlett et al.; Lu, Shen,
@@ -792,28 +796,45 @@ class SuperApproximationNetwork(nn.Module):
     value that a later layer needs carried by one ReLU): ``width``, ``depth``,
     ``nonzero_parameters`` (counted in :meth:`layout`), ``stored_bits`` :math:`= PK` with
     :math:`P = mJ` bit-planes.
+
+    ``shifted=True`` (:math:`m = 2`, the second local network of :class:`PartitionedNetwork`) uses
+    the cells :math:`[(k - \\tfrac12)h, (k + \\tfrac12)h)`, :math:`h = 1/K`, :math:`k = 0..K`, whose bands
+    lie just left of the mid-cells :math:`(k - \\tfrac12)h`. On such a cell :math:`I_n f` has its kink in
+    the middle: :math:`I_n f = A + B\\tau + C\\,2\\rho(\\tau - \\tfrac12)` with
+    :math:`A = I_n f((k - \\tfrac12)h)`, :math:`B = 2(I_n f(kh) - A)`,
+    :math:`C = I_n f((k + \\tfrac12)h) - 2I_n f(kh) + A` (:math:`I_n f` continued oddly beyond the ends,
+    where :math:`f = 0`); the table has :math:`4K` rows, the :math:`K + 1` cells read at
+    :math:`r = (x + h/2)/4`.
     """
 
     def __init__(self, f: Callable, *, m: int, W: int, L: int, coefficient_bits: int | None = None,
-                 product_depth: int | None = None):
+                 product_depth: int | None = None, shifted: bool = False):
         super().__init__()
-        self.m, self.W, self.L = m, W, L
+        self.m, self.W, self.L, self.shifted = m, W, L, shifted
         self.band = BAND  # delta: width of the bands, in units of each floor stage's digit
         self.K = (W * L) ** 2
         self.level = int(round(math.log2(self.K)))
         self.J = min(m * self.level + 8, MAX_BITS[torch.float64]) if coefficient_bits is None else coefficient_bits
         self.s = math.ceil(m * self.level / 2) + 4 if product_depth is None else product_depth
-        self.P = m * self.J
         self.interpolant = sparse_grid_interpolant(f, d=1, level=self.level, degree=m - 1)
         device = self.interpolant.points.device
-        left = torch.arange(self.K, dtype=torch.float64, device=device) / self.K
-        nodes = [self.interpolant((left + tau / self.K)[:, None]) for tau in ((0.0, 1.0) if m == 2 else (0.0, 0.5, 1.0))]
-        if m == 2:
-            coefficients = torch.stack([nodes[0], nodes[1] - nodes[0]], dim=1)
-        else:  # the parabola through tau = 0, 1/2, 1
-            v0, vh, v1 = nodes
-            coefficients = torch.stack([v0, -3 * v0 + 4 * vh - v1, 2 * v0 - 4 * vh + 2 * v1], dim=1)
-        self.table = BitTable(coefficients, W=W, L=L, J=self.J)
+        if shifted:  # cells [(k - 1/2)h, (k + 1/2)h), k = 0..K, in a table of 4K rows
+            table_w, table_l = (2 * W, L) if 2 * W <= MAX_BASE else (W, 2 * L)
+            centre = torch.arange(self.K + 1, dtype=torch.float64, device=device) / self.K
+            v_minus, v_0, v_plus = (self._reflected(centre + tau / self.K) for tau in (-0.5, 0.0, 0.5))
+            coefficients = torch.zeros(4 * self.K, 3, dtype=torch.float64, device=device)
+            coefficients[: self.K + 1] = torch.stack([v_minus, 2 * (v_0 - v_minus), v_plus - 2 * v_0 + v_minus], dim=1)
+        else:
+            table_w, table_l = W, L
+            left = torch.arange(self.K, dtype=torch.float64, device=device) / self.K
+            nodes = [self.interpolant((left + tau / self.K)[:, None]) for tau in ((0.0, 1.0) if m == 2 else (0.0, 0.5, 1.0))]
+            if m == 2:
+                coefficients = torch.stack([nodes[0], nodes[1] - nodes[0]], dim=1)
+            else:  # the parabola through tau = 0, 1/2, 1
+                v0, vh, v1 = nodes
+                coefficients = torch.stack([v0, -3 * v0 + 4 * vh - v1, 2 * v0 - 4 * vh + 2 * v1], dim=1)
+        self.table = BitTable(coefficients, W=table_w, L=table_l, J=self.J)
+        self.P = self.table.P
         self.clip_level = 1.0 + float(coefficients.abs().max(dim=0).values.sum())
         self.product = yarotsky_product(self.s, device=device)
         self.square = yarotsky_square(self.s, device=device)
@@ -823,8 +844,23 @@ class SuperApproximationNetwork(nn.Module):
         self.width = max(width for _, _, width, _ in layers)
         self.nonzero_parameters = sum(nonzero for _, _, _, nonzero in layers)
 
-    def evaluate(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """:math:`\\Phi(x)` ``(n,)`` and the mask ``(n,)`` of points in a band (some step strictly between 0 and 1)."""
+    def _reflected(self, x: torch.Tensor) -> torch.Tensor:
+        """:math:`I_n f(x)` on :math:`[0, 1]`, continued linearly (oddly, as :math:`f = 0` at both ends) to :math:`[-h/2, 1 + h/2]`."""
+        inside = torch.where(x < 0, -x, torch.where(x > 1, 2 - x, x))
+        return torch.where((x < 0) | (x > 1), -1.0, 1.0) * self.interpolant(inside[:, None])
+
+    def band_widths(self, band: float | None = None) -> torch.Tensor:
+        """Widths in :math:`x` of the bands of the four floor stages: ``band`` (default ``self.band``) over :math:`W, W^2, W^2L, K`, per table row size."""
+        t = self.table
+        scale = 4.0 if self.shifted else 1.0  # r = (x + h/2) / 4 for the shifted copy
+        steps = torch.tensor([t.W, t.W**2, t.W**2 * t.L, t.K], dtype=torch.float64, device=t.lookup.device)
+        return scale * (self.band if band is None else band) / steps
+
+    def evaluate(self, x: torch.Tensor, band: float | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """:math:`\\Phi(x)` ``(n,)`` and the mask ``(n,)`` of points in a band (some step strictly between 0 and 1).
+
+        ``band`` replaces the width :math:`\\delta` of the bands (a probe; default ``self.band``).
+        """
         if not isinstance(x, torch.Tensor) or x.ndim != 2 or x.shape[1] != 1:
             raise ValueError(f"x must be a tensor of shape (n, 1), got {getattr(x, 'shape', type(x).__name__)}")
         if x.dtype != torch.float64:
@@ -832,9 +868,13 @@ class SuperApproximationNetwork(nn.Module):
                             f"got {x.dtype}")
         if not bool(((x >= 0) & (x <= 1)).all()):
             raise ValueError("x must lie in [0, 1]")
-        c_hat, tau, in_band = self.table.read(x[:, 0], self.band)
+        r = (x[:, 0] + 0.5 / self.K) / 4 if self.shifted else x[:, 0]
+        c_hat, tau, in_band = self.table.read(r, self.band if band is None else band)
         # 5. recombination
-        powers = [tau] if self.m == 2 else [tau, self.square(tau[:, None])[:, 0]]
+        if self.shifted:
+            powers = [tau, 2 * torch.relu(tau - 0.5)]
+        else:
+            powers = [tau] if self.m == 2 else [tau, self.square(tau[:, None])[:, 0]]
         lo, span = self.table.lo, self.table.span
         out = lo[0] + span[0] * c_hat[:, 0]
         for e, power in enumerate(powers, start=1):
@@ -893,7 +933,11 @@ class SuperApproximationNetwork(nn.Module):
             layers.append((name, 1, sum(g[0] for g in groups), sum(g[1] for g in groups)))
 
         product, square = architecture(self.product), architecture(self.square)
-        if m == 2:
+        if self.shifted:  # kink 2 rho(tau - 1/2) beside the carried c_0, c_1, c_2, tau; then both products side by side
+            layer("kink 2 rho(tau - 1/2)", (1, 2), (4, 4))
+            layers.append(("products c_1 tau, c_2 kink", product.depth, 2 * product.width + 1,
+                           2 * product.nonzero_parameters + product.depth))
+        elif m == 2:
             layers.append(("product c_1 tau", product.depth, product.width + 2,
                            product.nonzero_parameters + 2 * product.depth))
         else:
@@ -901,8 +945,99 @@ class SuperApproximationNetwork(nn.Module):
                            square.nonzero_parameters + product.nonzero_parameters + 3 * self.s))
             # carried beside it: c_0, tau, f_s(tau) and the signed product c_1 tau as rho(v), rho(-v)
             layers.append(("product c_2 tau^2", self.s, product.width + 5, product.nonzero_parameters + 5 * self.s))
-        layer("clip", (2, 2 * (2 * m + 1)))
+        layer("clip", (2, 2 * (2 * self.table.E + 1)))
         return layers
+
+
+
+class PartitionedNetwork(nn.Module):
+    """Network C in :math:`d = 1`, :math:`m = 2` (``thm-korobov-sobolev``): two local networks glued by a partition of unity.
+
+    :math:`\\phi_0` is Network B (:class:`SuperApproximationNetwork`), whose bands lie just left of the
+    cell boundaries :math:`kh`; :math:`\\phi_1` is its half-cell shift (``shifted=True``), whose bands
+    lie just left of the mid-cells :math:`(k - \\tfrac12)h`. With Yarotsky's sawtooth
+    :math:`g_{n+1}(x) = 1 - |2\\{Kx\\} - 1|` (:func:`nnproofs.gadgets.sawtooth`, :math:`K` teeth, exact),
+
+    .. math:: g_0 = \\min(\\max(2g_{n+1} - \\tfrac12, 0), 1), \\qquad g_1 = 1 - g_0,
+
+    so :math:`g_0 = 0` within :math:`h/8` of every boundary and :math:`g_1 = 0` within :math:`h/8` of
+    every mid-cell: each local network is used only where it has no band. The output is
+    :math:`\\Phi = \\sum_\\nu 2M\\,\\tilde\\times_t\\big(g_\\nu, \\tfrac{\\phi_\\nu + M}{2M}\\big) - M g_\\nu`
+    (:math:`M` the larger clip level), and :math:`\\tilde\\times_t(0, \\cdot) = 0` exactly, so the bands
+    vanish from :math:`\\Phi` and its derivative: :math:`\\Phi` is continuous and piecewise linear.
+
+    Derivative error. :math:`\\Phi' - f' = \\sum_\\nu g_\\nu(\\phi_\\nu - f)' + g_\\nu'(\\phi_\\nu - f)` up
+    to the products: the first term is the interpolant's :math:`O(K^{-1})`, the second
+    :math:`|g'| \\le 4K` times :math:`O(K^{-2})`, and the products' derivative error
+    :math:`2\\cdot 2^{-t}(|g'| + |\\psi'|)` times :math:`2M` needs :math:`t = 2n + 9 + \\lceil\\log_2 M\\rceil`
+    (``t``); the local networks use products of depth :math:`n + 4`, as Network B does for
+    :math:`W^1`. Off the bands of both local networks
+    :math:`|\\Phi - I_n f| \\le` ``error_bound`` (the larger local bound plus :math:`4M\\,4^{-t}`).
+    Resources: the two local networks and the partition side by side (the width of each at its
+    widest, an upper bound), then the two products with :math:`g_\\nu` carried beside them.
+    """
+
+    def __init__(self, f: Callable, *, W: int, L: int, shift: bool = True):
+        super().__init__()
+        self.W, self.L, self.m = W, L, 2
+        level = 2 * int(round(math.log2(W * L)))
+        self.local = nn.ModuleList([SuperApproximationNetwork(f, m=2, W=W, L=L, product_depth=level + 4),
+                                    SuperApproximationNetwork(f, m=2, W=W, L=L, product_depth=level + 4, shifted=shift)])
+        self.K, self.level, self.interpolant = self.local[0].K, level, self.local[0].interpolant
+        self.clip_level = max(net.clip_level for net in self.local)
+        self.t = 2 * level + 9 + max(0, math.ceil(math.log2(self.clip_level)))
+        device = self.interpolant.points.device
+        self.sawtooth = sawtooth(level + 1, device=device)
+        self.product = yarotsky_product(self.t, device=device)
+        self.error_bound = max(net.error_bound for net in self.local) + 4 * self.clip_level * 4.0**-self.t
+        self.stored_bits = sum(net.stored_bits for net in self.local)
+        teeth, product = architecture(self.sawtooth), architecture(self.product)
+        side = max(net.depth for net in self.local)
+        partition = teeth.depth + 1  # the sawtooth, then the clip to [0, 1]
+        self.depth = side + product.depth + 1
+        self.width = max(sum(net.width for net in self.local) + max(teeth.width, 2), 2 * product.width + 2)
+        carries = sum(side - net.depth for net in self.local) + (side - partition)  # shorter parts carry their output
+        self.nonzero_parameters = (sum(net.nonzero_parameters for net in self.local) + teeth.nonzero_parameters + 4
+                                   + carries + 2 * product.nonzero_parameters + 2 * product.depth + 6)
+
+    def partition(self, x: torch.Tensor) -> torch.Tensor:
+        """:math:`(g_0, g_1)` at ``x`` ``(n, 1)``: ``(n, 2)``."""
+        tooth = self.sawtooth(x)[:, 0]
+        g0 = torch.relu(2 * tooth - 0.5) - torch.relu(2 * tooth - 1.5)
+        return torch.stack([g0, 1 - g0], dim=1)
+
+    def forward(self, x: torch.Tensor, band: float | None = None) -> torch.Tensor:
+        """:math:`\\Phi(x)` for ``x`` ``(n, 1)`` in :math:`[0, 1]` (``band``: probe width for the local networks' bands)."""
+        g = self.partition(x)
+        out = torch.zeros(x.shape[0], dtype=x.dtype, device=x.device)
+        M = self.clip_level
+        for nu, net in enumerate(self.local):
+            psi = (net.evaluate(x, band)[0] + M) / (2 * M)
+            out = out + 2 * M * self.product(torch.stack([g[:, nu], psi], dim=1))[:, 0] - M * g[:, nu]
+        return out
+
+    def gradient(self, x: torch.Tensor) -> torch.Tensor:
+        """:math:`\\Phi'(x)`, ``(n, 1)``, by automatic differentiation (everywhere: :math:`\\Phi` has no bands)."""
+        return _autograd(self, x)
+
+    def band_samples(self, *, boundaries: int = 31, samples: int = 9, band: float = PROBE_BAND) -> torch.Tensor:
+        """Points ``(n, 1)`` across every band of both local networks, at ``boundaries`` of their boundaries each.
+
+        For the local networks probed with band width ``band`` (:func:`band_profile` explains why
+        :math:`2^{-46}` cannot be sampled): ``samples`` offsets across each of the four stages' band
+        widths, left of the boundaries :math:`kh` (:math:`\\phi_0`) and :math:`(k - \\tfrac12)h` (:math:`\\phi_1`).
+        """
+        points = []
+        fractions = torch.linspace(0, 1, samples, dtype=torch.float64)
+        for net in self.local:
+            shift = 0.5 if net.shifted else 0.0
+            widths = net.band_widths(band).cpu()
+            offsets = (fractions[:, None] * widths).reshape(-1).unique()
+            cells = torch.unique(torch.linspace(1, self.K - 1, min(boundaries, self.K - 1)).round())
+            edges = (cells - shift) / self.K
+            points.append((edges[:, None] - offsets[None, :]).reshape(-1))
+        x = torch.cat(points).clamp(0, 1)
+        return x[:, None].to(self.interpolant.points.device)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -1352,6 +1487,73 @@ def check_super_approximation_derivative(f: Callable[[torch.Tensor], torch.Tenso
     )
 
 
+
+def partitioned_network(f: Callable, *, W: int, L: int, shift: bool = True) -> PartitionedNetwork:
+    """Network C (:class:`PartitionedNetwork`) for ``f`` on :math:`[0, 1]`, nominal ``W``, ``L`` as for Network B.
+
+    ``shift=False`` (negative control) makes the second local network an unshifted copy of the
+    first, so its bands fall where :math:`g_1 = 1`.
+    """
+    _require_sizes(W, L)
+    if not isinstance(shift, bool):
+        raise TypeError(f"shift must be a bool, got {shift!r}")
+    if not callable(f):
+        raise TypeError(f"f must be a callable mapping (n, 1) tensors to (n,) values, got {type(f).__name__}")
+    return PartitionedNetwork(f, W=W, L=L, shift=shift)
+
+
+def check_partitioned_network(f: Callable[[torch.Tensor], torch.Tensor], *, WL: Sequence[tuple[int, int]],
+                              shift: bool = True, samples: int = 2048) -> RateCheck:
+    """Theorem ``thm-korobov-sobolev`` in :math:`d = 1`, :math:`m = 2`: :math:`|f - \\Phi_C|_{W^1_2} \\approx C(WL)^{-2}`, everywhere.
+
+    For every ``(W, L)`` Network C (:func:`partitioned_network`) is built; ``measured`` is the
+    log-log slope of the RMS of :math:`\\Phi_C' - f'` over ``samples`` uniform random points against
+    the nominal :math:`WL`, expected :math:`-2(m-1) = -2`, tolerance 0.2. Unlike
+    :func:`check_super_approximation_derivative` nothing is excluded: :math:`\\Phi_C` has no bands.
+
+    Requirements: the derivative and the value errors are within 5% of the interpolant's own; and
+    the bands are hidden: on points across every band of both local networks
+    (:meth:`PartitionedNetwork.band_samples`, bands probed at width :math:`2^{-30}`),
+    :math:`|\\Phi_C - I_n f|` stays within ``error_bound``, which fails when a band falls where its
+    partition function is not zero (negative control ``shift=False``).
+    """
+    _require_wl(WL)
+    positive_int("samples", samples)
+    x = uniform_points(samples, 1, seed=3)
+    f_values, f_gradient = evaluate_target(f, x), target_gradient(f, x)
+    errors, interpolation, values, values_interpolant, hidden, resources = [], [], [], [], [], []
+    for W, L in WL:
+        network = partitioned_network(f, W=W, L=L, shift=shift)
+        interpolant = network.interpolant
+        errors.append(float((network.gradient(x) - f_gradient).pow(2).mean().sqrt()))
+        interpolation.append(float((interpolant.gradient(x) - f_gradient).pow(2).mean().sqrt()))
+        probe = network.band_samples()
+        with torch.no_grad():
+            values.append(float((network(x) - f_values).pow(2).mean().sqrt()))
+            hidden.append(float((network(probe, band=PROBE_BAND) - interpolant(probe)).abs().max()) / network.error_bound)
+        values_interpolant.append(float((interpolant(x) - f_values).pow(2).mean().sqrt()))
+        resources.append({"W": W, "L": L, "K": network.K, "t": network.t, "width": network.width,
+                          "depth": network.depth, "nonzero parameters": network.nonzero_parameters,
+                          "stored bits": network.stored_bits})
+    return rate_check(
+        f"Network C (d = 1, m = 2, {'staggered' if shift else 'unshifted'} local networks): W1 error against nominal W·L",
+        [float(W * L) for W, L in WL],
+        errors,
+        expected=-2.0,
+        tolerance=0.2,
+        quantity="slope of the L2 derivative error (everywhere) against nominal W·L",
+        requirements={
+            "‖Φ' − f'‖ <= 1.05 ‖(I_n f)' − f'‖ for every (W, L)": all(e <= 1.05 * i for e, i in zip(errors, interpolation)),
+            "‖Φ − f‖ <= 1.05 ‖I_n f − f‖ for every (W, L)": all(
+                v <= 1.05 * i for v, i in zip(values, values_interpolant)),
+            "across every band of both local networks, |Φ − I_n f| <= error_bound": all(h <= 1.0 for h in hidden),
+        },
+        notes={"(W, L)": [tuple(p) for p in WL], "derivative error": errors,
+               "interpolant derivative error": interpolation, "L2 error": values,
+               "interpolant L2 error": values_interpolant, "max |Φ − I_n f| in the bands / error_bound": hidden,
+               "resources": resources},
+    )
+
 # --------------------------------------------------------------------------------------------
 # Shared validation
 # --------------------------------------------------------------------------------------------
@@ -1509,6 +1711,18 @@ def _claim_derivative_m2() -> RateCheck:
        statement="Network B off its bands, d = 1, m = 3, products of depth 2n + 4: derivative error ∝ (WL)^(−4)")
 def _claim_derivative_m3() -> RateCheck:
     return check_super_approximation_derivative(korobov_example(1), m=3, WL=default_wl(3))
+
+
+@claim("korobov/network-C", chapter=CHAPTER, label="thm-korobov-sobolev",
+       statement="Network C (partition of unity), d = 1, m = 2: derivative error everywhere ∝ (WL)^(−2), bands hidden")
+def _claim_network_c() -> RateCheck:
+    return check_partitioned_network(korobov_example(1), WL=default_wl(2))
+
+
+@claim("korobov/control-unshifted-partition", chapter=CHAPTER, label="thm-korobov-sobolev", control=True,
+       statement="control: Network C with both local networks unshifted (bands where g = 1) must be rejected")
+def _control_unshifted() -> RateCheck:
+    return check_partitioned_network(korobov_example(1), WL=default_wl(2), shift=False)
 
 
 @claim("korobov/control-shallow-products", chapter=CHAPTER, label="thm-korobov-sobolev", control=True,
