@@ -1368,8 +1368,6 @@ def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: i
     """
     positive_int("d", d)
     _require_smoothness(m)
-    if d >= 2 and m != 2:
-        raise ValueError(f"m={m} with d={d} is not implemented: Network B in d >= 2 stores hat surpluses; allowed: m = 2")
     _require_wl(WL)
     positive_int("samples", samples)
     if isinstance(p, bool) or p not in NORMS_P:
