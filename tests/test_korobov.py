@@ -591,6 +591,8 @@ def test_partitioned_network_resources_and_validation():
         partitioned_network(None, W=2, L=2)
     with pytest.raises(ValueError, match="boundary"):
         partitioned_network(lambda x: x[:, 0], W=2, L=2)
+    with pytest.raises(ValueError, match="W\\*L=128"):  # float64 cannot resolve the products' pieces any more
+        partitioned_network(sine_product, W=16, L=8)
 
 
 # ----------------------------------------------------------------------------------------- claims

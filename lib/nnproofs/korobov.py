@@ -971,7 +971,11 @@ class PartitionedNetwork(nn.Module):
     :math:`|g'| \\le 4K` times :math:`O(K^{-2})`, and the products' derivative error
     :math:`2\\cdot 2^{-t}(|g'| + |\\psi'|)` times :math:`2M` needs :math:`t = 2n + 9 + \\lceil\\log_2 M\\rceil`
     (``t``); the local networks use products of depth :math:`n + 4`, as Network B does for
-    :math:`W^1`. Off the bands of both local networks
+    :math:`W^1`. Float64 limits the size: :math:`g_{n+1}(x)` keeps about :math:`53 - n` bits of
+    :math:`x`, so the inputs of the products are dyadic of level about :math:`51 - n`; when that is
+    below :math:`t` every input sits on a kink of Yarotsky's pieces, where the derivative is a
+    convention of the ReLU (:math:`\\rho'(0) = 0`), and :math:`|g'| = 4K` amplifies it. The class refuses
+    :math:`t + n + 2 > 53`, which allows :math:`WL \\le 64` (:math:`K \\le 2^{12}`). Off the bands of both local networks
     :math:`|\\Phi - I_n f| \\le` ``error_bound`` (the larger local bound plus :math:`4M\\,4^{-t}`).
     Resources: the two local networks and the partition side by side (the width of each at its
     widest, an upper bound), then the two products with :math:`g_\\nu` carried beside them.
@@ -986,6 +990,10 @@ class PartitionedNetwork(nn.Module):
         self.K, self.level, self.interpolant = self.local[0].K, level, self.local[0].interpolant
         self.clip_level = max(net.clip_level for net in self.local)
         self.t = 2 * level + 9 + max(0, math.ceil(math.log2(self.clip_level)))
+        if self.t + level + 2 > MAX_BITS[torch.float64]:
+            raise ValueError(f"W*L={W * L} is too large for Network C in float64: g(x) = sawtooth(Kx) keeps about "
+                             f"{MAX_BITS[torch.float64] - level - 2} bits of x, fewer than the depth t={self.t} of its "
+                             f"products, so every input lands on a kink of their pieces; allowed: W*L <= 64")
         device = self.interpolant.points.device
         self.sawtooth = sawtooth(level + 1, device=device)
         self.product = yarotsky_product(self.t, device=device)
@@ -1620,6 +1628,11 @@ def default_wl(m: int, d: int = 1) -> list[tuple[int, int]]:
     return [(2, 2), (4, 4), (8, 8)] + book_device.sizes(ci=[], full=[(16, 16)] if m == 2 else [(8, 16)])
 
 
+def default_wl_partition() -> list[tuple[int, int]]:
+    """Nominal (W, L) of Network C at every scale: WL = 4, 16, 64, the largest that float64 allows (:class:`PartitionedNetwork`)."""
+    return [(2, 2), (4, 4), (8, 8)]
+
+
 @claim("korobov/sparse-grid-L2-d2", chapter=CHAPTER, label="thm-sparse-grid-interp",
        statement="hat sparse grid, d = 2: L2 error falls by ≈ 4 per level (factor n^(d−1) allowed)")
 def _claim_l2_d2() -> RateCheck:
@@ -1714,13 +1727,13 @@ def _claim_derivative_m3() -> RateCheck:
 @claim("korobov/network-C", chapter=CHAPTER, label="thm-korobov-sobolev",
        statement="Network C (partition of unity), d = 1, m = 2: derivative error everywhere ∝ (WL)^(−2), bands hidden")
 def _claim_network_c() -> RateCheck:
-    return check_partitioned_network(korobov_example(1), WL=default_wl(2))
+    return check_partitioned_network(korobov_example(1), WL=default_wl_partition())
 
 
 @claim("korobov/control-unshifted-partition", chapter=CHAPTER, label="thm-korobov-sobolev", control=True,
        statement="control: Network C with both local networks unshifted (bands where g = 1) must be rejected")
 def _control_unshifted() -> RateCheck:
-    return check_partitioned_network(korobov_example(1), WL=default_wl(2), shift=False)
+    return check_partitioned_network(korobov_example(1), WL=default_wl_partition(), shift=False)
 
 
 @claim("korobov/control-shallow-products", chapter=CHAPTER, label="thm-korobov-sobolev", control=True,
