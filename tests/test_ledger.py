@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 import uuid
 
 import pytest
@@ -115,6 +118,16 @@ def test_markdown_table_marks_broken_claims_and_escapes_pipes(temporary_claim):
     assert row[1] == "\\|f\\| <= 1"
     assert row[5] == "0/1"
     assert row[6] == "**BROKEN**"
+
+
+def test_command_line_sees_the_registered_claims(tmp_path):
+    """``python -m nnproofs.ledger`` runs the file as __main__; it must still find every chapter's claims."""
+    out = tmp_path / "results.json"
+    env = {**os.environ, "BOOK_SCALE": "ci", "BOOK_DEVICE": "cpu"}
+    done = subprocess.run([sys.executable, "-m", "nnproofs.ledger", "--out", str(out), "--only", "prelude/square"],
+                          capture_output=True, text=True, env=env, check=False)
+    assert done.returncode == 0, done.stderr
+    assert [entry["key"] for entry in json.loads(out.read_text(encoding="utf-8"))["claims"]] == ["prelude/square"]
 
 
 def test_main_writes_json_with_provenance(tmp_path, monkeypatch, capsys):

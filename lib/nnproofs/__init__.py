@@ -20,7 +20,7 @@ its claims with the ledger:
   (``smooth_gadgets``, ``smooth_network``, ``smooth_training``);
 * :mod:`nnproofs.korobov`        -- chapter 2: super-approximation of Korobov functions (``sparsegrid``);
 * :mod:`nnproofs.representation` -- chapter 3: sharpened ReLU integral representations
-  (``representation_symbolic``);
+  (``representation_symbolic``; ``neuron_statistics``: trained networks against the representation);
 * :mod:`nnproofs.barrier`        -- chapter 4: constructive low-loss paths and barrier decay.
 """
 

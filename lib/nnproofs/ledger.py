@@ -32,6 +32,7 @@ CHAPTER_MODULES = (
     "nnproofs.smooth",
     "nnproofs.korobov",
     "nnproofs.representation",
+    "nnproofs.neuron_statistics",
     "nnproofs.barrier",
 )
 _CLAIMS: dict[str, Claim] = {}
@@ -170,4 +171,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run as a script this file is the module __main__, while the chapter modules register their
+    # claims with nnproofs.ledger: call that module's main, or the registry seen here is empty.
+    from nnproofs.ledger import main as registered_main
+
+    sys.exit(registered_main())
