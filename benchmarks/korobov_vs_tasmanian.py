@@ -18,7 +18,7 @@ Accuracy (RMS and sample maximum of the error against the target) and throughput
 second, best of ``--repeats``) are printed side by side, with the ratio network / peer; JSON with
 provenance goes to ``--out``. The network's arithmetic is also set against the machine's limit,
 measured in the same run: its dense FLOPs per point (#levels times the template's
-:math:`\sum_\ell 2\,\text{out}_\ell\,\text{in}_\ell`) give the fraction of the dense float64 matmul rate
+sum over layers of 2 · out · in) give the fraction of the dense float64 matmul rate
 it reaches, and its nonzero FLOPs per point (2 per nonzero weight) give a **ceiling**: the points
 per second, and the ratio to the peer, of an evaluation that did only the network's nonzero
 multiply-adds at the full matmul rate. No evaluation of this network can beat that ceiling on
@@ -40,12 +40,12 @@ import sys
 
 import numpy as np
 import torch
+from timing import best_time, dense_matmul_time
 
 from nnproofs import device as book_device
 from nnproofs.korobov import korobov_example, relu_sparse_grid_network, uniform_points
 from nnproofs.ledger import provenance
 from nnproofs.networks import affine_maps
-from timing import best_time, dense_matmul_time
 from nnproofs.sparsegrid import sparse_grid_interpolant
 
 CASES = ((2, 8), (4, 6))  # (d, level n)

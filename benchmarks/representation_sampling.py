@@ -19,6 +19,7 @@ import time
 import torch
 
 from nnproofs import device as book_device
+from nnproofs import measure
 from nnproofs import representation as rep
 from nnproofs.ledger import provenance
 from timing import best_time, dense_matmul_time
@@ -46,7 +47,7 @@ def main(argv=None) -> int:
     representation = rep.sharpened_representation(poly, variables, device=dev)
     setup_s = time.perf_counter() - start
     generator = torch.Generator(device=dev).manual_seed(0)
-    x = rep.sample_inputs(points, d, "sphere", generator=generator)
+    x = measure.sample_inputs(points, d, "sphere", generator=generator)
     rows = []
     print(f"device {dev}, d = {d}, {points} points; set-up of the representation {setup_s:.2f} s")
     for n in widths:

@@ -13,10 +13,10 @@ from nnproofs import ledger
 from nnproofs.gadgets import yarotsky_product
 from nnproofs.korobov import (
     BAND,
-    PROBE_BAND,
-    SuperApproximationNetwork,
     MAX_BITS,
+    PROBE_BAND,
     ReLUSparseGridNetwork,
+    SuperApproximationNetwork,
     _floor_stage,
     band_profile,
     basis_product_network,

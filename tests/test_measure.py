@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import torch
 
-from nnproofs.measure import GOLDEN_SHIFT, nondyadic_grid, sup_error
+from nnproofs.measure import GOLDEN_SHIFT, input_law, nondyadic_grid, sample_inputs, sup_error
 
 F64 = torch.float64
 
@@ -134,3 +134,24 @@ def test_uniform_points_are_seeded_float64_and_in_the_unit_cube():
     assert float(a.min()) >= 0.0 and float(a.max()) < 1.0
     with pytest.raises(ValueError, match="d must be >= 1"):
         uniform_points(10, 0)
+
+
+@pytest.mark.parametrize("d", [1, 3, 10])
+def test_sample_inputs_on_the_sphere_and_in_the_ball(d):
+    generator = torch.Generator().manual_seed(d)
+    sphere = sample_inputs(4000, d, "sphere", generator=generator)
+    ball = sample_inputs(4000, d, "ball", generator=generator)
+    assert sphere.dtype == ball.dtype == torch.float64 and sphere.shape == ball.shape == (4000, d)
+    torch.testing.assert_close(sphere.norm(dim=1), torch.ones(4000, dtype=torch.float64), rtol=0, atol=1e-14)
+    radius = ball.norm(dim=1)
+    assert float(radius.max()) <= 1.0
+    assert abs(float((radius**d).mean()) - 0.5) < 0.03  # |x|^d is uniform on [0, 1] in the ball
+    assert abs(float(sphere.mean(0).norm())) < 4 * math.sqrt(1 / 4000) * 1.5  # no preferred direction
+
+
+def test_sample_inputs_validation():
+    with pytest.raises(ValueError, match="inputs"):
+        sample_inputs(3, 2, "cube")
+    with pytest.raises(ValueError, match="n"):
+        sample_inputs(0, 2)
+    assert input_law("ball") == "ball"

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from torch import nn
 
+from nnproofs import measure
 from nnproofs import neuron_statistics as ns
 from nnproofs import representation as rep
 from nnproofs.networks import relu_network
@@ -66,7 +67,7 @@ def test_relu_second_moment_closed_forms(r):
 @pytest.mark.parametrize("inputs", ["sphere", "ball"])
 def test_relu_second_moment_against_monte_carlo(inputs):
     d, n = 5, 400_000
-    x = rep.sample_inputs(n, d, inputs, generator=torch.Generator().manual_seed(3))
+    x = measure.sample_inputs(n, d, inputs, generator=torch.Generator().manual_seed(3))
     t = x[:, 0].numpy()
     for r in (-1.2, -0.4, 0.2, 0.8):
         values = np.maximum(t - r, 0) ** 2
@@ -79,7 +80,7 @@ def test_features_are_invariant_under_neuron_rescaling(scales, inputs):
     """(w_i, b_i, u_i) -> (c_i w_i, c_i b_i, u_i / c_i), c_i > 0, leaves the function and every feature unchanged."""
     c = torch.tensor(scales)
     rescaled = hand_built(W * c[:, None], B * c, U / c)
-    x = rep.sample_inputs(50, 3, inputs, generator=torch.Generator().manual_seed(0))
+    x = measure.sample_inputs(50, 3, inputs, generator=torch.Generator().manual_seed(0))
     with torch.no_grad():
         torch.testing.assert_close(rescaled(x), hand_built()(x), rtol=1e-12, atol=1e-12)
     a, b = ns.neuron_features(hand_built(), inputs), ns.neuron_features(rescaled, inputs)

@@ -14,7 +14,9 @@ module itself. Notation of the prelude (:doc:`/book/00_prelude`), with :math:`\\
 * the zero-preserving product
   :math:`\\tilde\\times_m(a, b) = 2\\,[f_m(\\tfrac{a+b}{2}) - f_m(\\tfrac a2) - f_m(\\tfrac b2)]` on
   :math:`[0,1]^2`, with :math:`|\\tilde\\times_m(a,b) - ab| \\le 2^{-2m}` and
-  :math:`\\tilde\\times_m(a, 0) = \\tilde\\times_m(0, b) = 0` exactly.
+  :math:`\\tilde\\times_m(a, 0) = \\tilde\\times_m(0, b) = 0` exactly;
+* the clip :math:`\\min(\\max(z, 0), 1) = \\rho(z) - \\rho(z - 1)` and the identity on :math:`z \\ge 0`
+  (a value carried through ``depth`` layers), both exact.
 """
 
 from __future__ import annotations
@@ -97,3 +99,17 @@ def yarotsky_product(m: int, *, dtype=torch.float64, device=None) -> nn.Sequenti
     halves = linear_map([[0.5, 0.5], [0.5, 0.0], [0.0, 0.5]], dtype=dtype, device=device)
     combine = linear_map([[2.0, -2.0, -2.0]], dtype=dtype, device=device)
     return compose(combine, compose(parallel(square, square, square), halves))
+
+
+def clip_unit() -> nn.Sequential:
+    """:math:`\\min(\\max(z, 0), 1) = \\rho(z) - \\rho(z - 1)`: one hidden layer of width 2."""
+    one = torch.ones(2, 1, dtype=torch.float64)
+    return relu_network([(one, torch.tensor([0.0, -1.0], dtype=torch.float64)),
+                         (torch.tensor([[1.0, -1.0]], dtype=torch.float64), torch.zeros(1, dtype=torch.float64))])
+
+
+def identity_network(depth: int) -> nn.Sequential:
+    """:math:`z \\mapsto \\rho(\\cdots\\rho(z))`: the identity on :math:`z \\ge 0`, ``depth`` hidden layers of width 1."""
+    positive_int("depth", depth)
+    one, zero = torch.ones(1, 1, dtype=torch.float64), torch.zeros(1, dtype=torch.float64)
+    return relu_network([(one, zero)] * (depth + 1))

@@ -47,10 +47,10 @@ import torch
 from torch import nn
 
 from . import device as book_device
-from .gadgets import hat, sawtooth, yarotsky_product, yarotsky_square
+from .gadgets import clip_unit, hat, identity_network, sawtooth, yarotsky_product, yarotsky_square
 from .ledger import claim
 from .measure import uniform_points
-from .networks import affine_maps, architecture, compose, forward_columns, linear_map, parallel, relu_network
+from .networks import affine_maps, architecture, compose, forward_columns, linear_map, parallel
 from .rates import RateCheck, fit_loglog, rate_check
 from .sparsegrid import SparseGridInterpolant, evaluate_target, level_multi_indices, sparse_grid_interpolant
 from .validate import positive_int
@@ -365,20 +365,6 @@ def interpolant_without_level(f: Callable, *, d: int, level: int, degree: int = 
 
 CHUNK_NEURONS = 1 << 23  # points x basis functions x template width evaluated at once
 MAX_SEQUENTIAL_PARAMETERS = 1 << 24  # to_sequential refuses larger dense matrices
-
-
-def clip_unit() -> nn.Sequential:
-    """:math:`\\min(\\max(z, 0), 1) = \\rho(z) - \\rho(z - 1)`: one hidden layer of width 2."""
-    one = torch.ones(2, 1, dtype=torch.float64)
-    return relu_network([(one, torch.tensor([0.0, -1.0], dtype=torch.float64)),
-                         (torch.tensor([[1.0, -1.0]], dtype=torch.float64), torch.zeros(1, dtype=torch.float64))])
-
-
-def identity_network(depth: int) -> nn.Sequential:
-    """:math:`z \\mapsto \\rho(\\cdots\\rho(z))`: the identity on :math:`z \\ge 0`, ``depth`` hidden layers of width 1."""
-    positive_int("depth", depth)
-    one, zero = torch.ones(1, 1, dtype=torch.float64), torch.zeros(1, dtype=torch.float64)
-    return relu_network([(one, zero)] * (depth + 1))
 
 
 def clamped_product(s: int) -> nn.Sequential:

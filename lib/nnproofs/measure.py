@@ -58,6 +58,32 @@ def sup_error(
     return worst
 
 
+INPUTS = ("sphere", "ball")  # input laws D: uniform on the unit sphere S^{d-1}, uniform on the unit ball
+
+
+def input_law(inputs) -> str:
+    """``inputs`` if it names one of ``INPUTS``, else a ValueError."""
+    if inputs not in INPUTS:
+        raise ValueError(f"inputs must be one of {INPUTS}, got {inputs!r}")
+    return inputs
+
+
+def sample_inputs(n: int, d: int, inputs: str = "sphere", *, generator: torch.Generator | None = None,
+                  device=None) -> torch.Tensor:
+    """``n`` points of :math:`D`: uniform on :math:`S^{d-1}` (``"sphere"``) or on the unit ball (``"ball"``), float64 ``(n, d)``.
+
+    A normalised standard Gaussian vector is uniform on the sphere; times :math:`U^{1/d}`, :math:`U` uniform on
+    :math:`[0, 1]`, it is uniform on the ball. Drawn from ``generator`` (on its device), else on ``device``.
+    """
+    n, d, inputs = positive_int("n", n), positive_int("d", d), input_law(inputs)
+    device = generator.device if generator is not None else (device or book_device.device())
+    g = torch.randn(n, d, dtype=torch.float64, device=device, generator=generator)
+    x = g / g.norm(dim=1, keepdim=True)
+    if inputs == "ball":
+        x = x * torch.rand(n, 1, dtype=torch.float64, device=device, generator=generator) ** (1.0 / d)
+    return x
+
+
 def uniform_points(n: int, d: int, *, seed: int = 0, device=None) -> torch.Tensor:
     """``n`` uniform random points of :math:`[0,1)^d` (float64, fixed ``seed``): off every dyadic grid of level < 40 a.s."""
     positive_int("n", n)

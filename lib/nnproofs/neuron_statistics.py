@@ -40,15 +40,14 @@ from torch import nn
 
 from . import device as book_device
 from .ledger import claim
+from .measure import input_law, sample_inputs
 from .networks import affine_maps, relu_network
 from .rates import RateCheck, rate_check
 from .representation import (
     CHAPTER,
-    INPUTS,
     SharpenedRepresentation,
     bias_sign_control,
     default_target,
-    sample_inputs,
     sharpened_representation,
 )
 from .validate import finite_real, positive_int
@@ -80,9 +79,7 @@ def relu_second_moment(offsets, d: int, inputs: str = "sphere") -> np.ndarray:
     (``scipy.special.betaincc``; :math:`B^j` times the Beta(a, a) density is :math:`EB^j` times the Beta(a+j, a) density).
     On :math:`S^0 = \\{-1, 1\\}` (``d = 1``, ``"sphere"``) :math:`t = \\pm 1` with probability 1/2 each.
     """
-    d = positive_int("d", d)
-    if inputs not in INPUTS:
-        raise ValueError(f"inputs must be one of {INPUTS}, got {inputs!r}")
+    d, inputs = positive_int("d", d), input_law(inputs)
     r = np.asarray(offsets, dtype=np.float64)
     a = (d - 1) / 2 if inputs == "sphere" else (d + 1) / 2
     if a == 0:
@@ -220,7 +217,7 @@ def train_two_layer(target: Callable[[torch.Tensor], torch.Tensor], d: int, widt
     by ``steps`` steps of full-batch Adam (learning rate ``lr``) on the mean squared error, in float64.
 
     Everything is drawn from one generator seeded with ``seed`` on ``device`` (default ``BOOK_DEVICE``): the points
-    (:func:`~nnproofs.representation.sample_inputs`), then the initialisation (:func:`initial_network`).
+    (:func:`~nnproofs.measure.sample_inputs`), then the initialisation (:func:`initial_network`).
     ``permute_targets=True`` then permutes the targets (a null: nothing to learn; same points, same initialisation).
     """
     if not callable(target):

@@ -43,12 +43,12 @@ from torch import nn
 from . import device as book_device
 from . import representation_symbolic as sym
 from .ledger import claim
+from .measure import input_law, sample_inputs
 from .networks import relu_network
 from .rates import RateCheck, rate_check
 from .validate import finite_real, positive_int
 
 CHAPTER = "book/03_sharpened_representation"
-INPUTS = ("sphere", "ball")
 SLOPE_TOL = 0.12  # RMS slope −1/2 ± 0.12: the notes' 20-replicate fits spread over −0.46..−0.57 for d = 2..50
 RATIO_RANGE = (0.5, 2.0)  # replicate-averaged MSE·n / prediction at n >= RATIO_MIN_N, 20 replicates (notes §4.3)
 RATIO_MIN_N = 1000  # below this the heavy tails of u ∝ exp(S²/(2β²)) make 20-replicate averages erratic
@@ -78,24 +78,6 @@ class _TorchPolynomial:
                 term = term * x[:, i] ** a
             out = out + term
         return out
-
-
-def _validate_inputs(inputs) -> str:
-    if inputs not in INPUTS:
-        raise ValueError(f"inputs must be one of {INPUTS}, got {inputs!r}")
-    return inputs
-
-
-def sample_inputs(n: int, d: int, inputs: str = "sphere", *, generator: torch.Generator | None = None,
-                  device=None) -> torch.Tensor:
-    """``n`` points of :math:`D`: uniform on :math:`S^{d-1}` (``"sphere"``) or on the unit ball (``"ball"``), float64 ``(n, d)``."""
-    n, d, inputs = positive_int("n", n), positive_int("d", d), _validate_inputs(inputs)
-    device = generator.device if generator is not None else (device or book_device.device())
-    g = torch.randn(n, d, dtype=torch.float64, device=device, generator=generator)
-    x = g / g.norm(dim=1, keepdim=True)
-    if inputs == "ball":
-        x = x * torch.rand(n, 1, dtype=torch.float64, device=device, generator=generator) ** (1.0 / d)
-    return x
 
 
 def _bias_normaliser(k: int, beta: float) -> float:
@@ -187,7 +169,7 @@ class SharpenedRepresentation:
         """:math:`M_k = E_{x\\sim D}E_{W,S}[u_k^2\\rho(\\langle W,x\\rangle - S)^2] = 4E[q_k(W)^2G_k(\\langle x,W\\rangle)]/((k-2)!^2\\sigma^{4k})`
         (:math:`k=1`: :math:`4E[f_1(W)^2\\langle x,W\\rangle_+^2]/\\sigma^4`), by Monte Carlo over ``samples`` pairs :math:`(x, W)`
         with a fixed ``seed`` (the :math:`S`-integral exact up to quadrature round-off). Cached per ``inputs``."""
-        _validate_inputs(inputs)
+        input_law(inputs)
         key = f"{inputs}/{samples}/{seed}"
         if key not in self._m_cache:
             g = torch.Generator(device=self.device).manual_seed(seed)
@@ -212,7 +194,7 @@ class SharpenedRepresentation:
 
     def target_variance(self, inputs: str = "sphere") -> float:
         """:math:`\\|f - f_0\\|^2_{L^2(D)}`, exact by sphere/ball moments (:mod:`nnproofs.representation_symbolic`). Cached per ``inputs``."""
-        key = f"variance/{_validate_inputs(inputs)}"
+        key = f"variance/{input_law(inputs)}"
         if key not in self._m_cache:
             terms = sympy.Poly(sum(self.parts.values(), sympy.Integer(0)), *self.variables).terms()
             square: dict[tuple[int, ...], sympy.Expr] = {}  # sparse product: dense sympy Polys are slow in high d
@@ -227,13 +209,13 @@ class SharpenedRepresentation:
         """Exact :math:`E\\|f_n - f\\|^2_{L^2(D)} = (\\sum_k M_k/\\pi_k - \\|f - f_0\\|^2_{L^2(D)})/n` (``thm-monte-carlo``),
         with :math:`M_k` estimated under ``inputs`` and the representation's mixture weights :math:`\\pi_k`."""
         n = positive_int("n", n)
-        m = self.second_moments(_validate_inputs(inputs))
+        m = self.second_moments(input_law(inputs))
         return (sum(m[k] / self.weights[k] for k in self.weights) - self.target_variance(inputs)) / n
 
     def constants(self, inputs: str = "sphere") -> dict[int, dict[str, float]]:
         """Per degree ``k``: ``sqrt_M`` :math:`=\\sqrt{M_k}`, ``fischer_norm`` :math:`\\|f_k\\|_F`, ``ratio`` :math:`\\sqrt{M_k}/\\|f_k\\|_F`,
         ``ceiling`` (our dimension-free :math:`C_k`, :func:`dimension_free_constant`), ``limit`` (:math:`C_k^\\infty`) and ``weight`` :math:`\\pi_k`."""
-        m = self.second_moments(_validate_inputs(inputs))
+        m = self.second_moments(input_law(inputs))
         out = {}
         for k, part in self.parts.items():
             norm = fischer_norm(part, self.variables)
@@ -245,7 +227,7 @@ class SharpenedRepresentation:
 
     def rms_bound(self, inputs: str = "sphere") -> float:
         """:math:`B = \\sum_k \\sqrt{M_k}`: some width-``n`` network has :math:`\\|f_n - f\\|_{L^2(D)} \\le B/\\sqrt n`."""
-        return sum(math.sqrt(v) for v in self.second_moments(_validate_inputs(inputs)).values())
+        return sum(math.sqrt(v) for v in self.second_moments(input_law(inputs)).values())
 
     def target(self, x: torch.Tensor) -> torch.Tensor:
         """:math:`f(x)` on a ``(N, d)`` tensor (exact polynomial evaluation in float64)."""
@@ -261,7 +243,7 @@ def _build(poly, variables, *, sigma, beta, inputs, heat: float, bias_sign: floa
     beta = BETA_OVER_SIGMA * sigma if beta is None else finite_real("beta", beta)
     if beta <= sigma:
         raise ValueError(f"beta must be > sigma = {sigma!r} (else M_k = ∞ on the sphere), got {beta!r}")
-    _validate_inputs(inputs)
+    input_law(inputs)
     parts = sym.homogeneous_parts(poly, variables)
     constant = float(parts.pop(0, 0))
     kernels = {k: (part if k == 1 else sym.heat_flow(part, variables, heat * sympy.nsimplify(sigma) ** 2))
@@ -366,7 +348,7 @@ def check_monte_carlo_rate(
     if replicates < 2:
         raise ValueError(f"replicates must be >= 2 to average the MSE, got {replicates}")
     test_points = positive_int("test_points", test_points)
-    _validate_inputs(inputs)
+    input_law(inputs)
     if not callable(build):
         raise TypeError(f"build must be a callable like sharpened_representation, got {type(build).__name__}")
     rep = build(poly, variables, sigma=sigma, inputs=inputs)
@@ -429,7 +411,7 @@ def check_dimension_stability(
     ds = [positive_int(f"ds[{i}]", d) for i, d in enumerate(ds)]
     if len(set(ds)) < 2 or ds != sorted(ds):
         raise ValueError(f"ds must be increasing with at least two dimensions, got {ds}")
-    _validate_inputs(inputs)
+    input_law(inputs)
     ratios: dict[int, list[tuple[float, float]]] = {}
     bounds, ceilings_hold = [], True
     for d in ds:
