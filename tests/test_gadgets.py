@@ -16,7 +16,9 @@ from hypothesis import strategies as st
 from torch import nn
 
 from nnproofs.gadgets import (
+    clip_unit,
     hat,
+    identity_network,
     sawtooth,
     sawtooth_series,
     tooth,
@@ -475,3 +477,15 @@ def test_hat_validation(abc):
 def test_hat_rejects_non_finite_or_non_numbers(abc, error, pattern):
     with pytest.raises(error, match=pattern):
         hat(*abc)
+
+
+@pytest.mark.parametrize("depth", [1, 4])
+def test_clip_and_identity_are_exact(depth):
+    z = torch.linspace(-2, 3, 501, dtype=F64)[:, None]
+    with torch.no_grad():
+        torch.testing.assert_close(clip_unit()(z), z.clamp(0, 1), rtol=0, atol=0)
+        torch.testing.assert_close(identity_network(depth)(z), z.clamp(min=0), rtol=0, atol=0)
+    assert architecture(clip_unit()).depth == 1 and architecture(clip_unit()).width == 2
+    assert architecture(identity_network(depth)).depth == depth
+    with pytest.raises(ValueError, match="depth"):
+        identity_network(0)
