@@ -20,15 +20,13 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import sys
 
 import torch
 
 from nnproofs import barrier
 from nnproofs import device as book_device
-from nnproofs.ledger import provenance
-from timing import timed
+from timing import timed, write_results
 
 BEZIER_STEPS = 300
 
@@ -116,9 +114,7 @@ def main(argv=None) -> int:
               f" grid {reached['constructive (grid)']:.1e}, adaptive {reached['constructive (adaptive)']:.1e}"
               f" (certificate {row['largest certificate']['constructive (adaptive)']:.1e}) | batched evaluation"
               f" x{row['evaluation']['batched_speedup']:.1f}")
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as handle:
-            json.dump({"provenance": provenance(dev), "barrier_paths": rows}, handle, indent=1)
+    write_results(args.out, dev, barrier_paths=rows)
     return 0
 
 

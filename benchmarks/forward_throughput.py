@@ -14,7 +14,6 @@ absolute times are not. Run: ``python benchmarks/forward_throughput.py --out res
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 import numpy as np
@@ -22,8 +21,7 @@ import torch
 
 from nnproofs import device as book_device
 from nnproofs.gadgets import yarotsky_square
-from nnproofs.ledger import provenance
-from timing import best_time, dense_matmul_time
+from timing import best_time, dense_matmul_time, write_results
 from nnproofs.networks import architecture
 
 
@@ -63,9 +61,7 @@ def main(argv=None) -> int:
         print(f"m={m:2d}  network {n / t_net:10.3e} pts/s   vs interpolant x{t_interp / t_net:6.2f}"
               f"   vs dense-matmul rate x{t_matmul / t_net:7.4f}"
               + (f"   vs numpy.interp x{row['network_over_numpy_interp']:6.2f}" if "network_over_numpy_interp" in row else ""))
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as handle:
-            json.dump({"provenance": provenance(dev), "forward_throughput": rows}, handle, indent=1)
+    write_results(args.out, dev, forward_throughput=rows)
     return 0
 
 

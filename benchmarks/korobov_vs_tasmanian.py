@@ -33,18 +33,16 @@ Run: ``OMP_NUM_THREADS=1 python benchmarks/korobov_vs_tasmanian.py --out korobov
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import sys
 
 import numpy as np
 import torch
-from timing import best_time, dense_matmul_time
+from timing import best_time, dense_matmul_time, write_results
 
 from nnproofs import device as book_device
 from nnproofs.korobov import korobov_example, relu_sparse_grid_network, uniform_points
-from nnproofs.ledger import provenance
 from nnproofs.networks import affine_maps
 from nnproofs.sparsegrid import sparse_grid_interpolant
 
@@ -185,11 +183,9 @@ def main(argv=None) -> int:
     rows = [run_case(d, level, args.points, args.repeats, dev) for d, level in CASES]
     for row in rows:
         print_case(row)
+    write_results(args.out, dev, peer=peer, cases=rows, **{"torch threads": torch.get_num_threads(),
+                                                            "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS")})
     if args.out:
-        result = {"provenance": provenance(dev), "peer": peer, "torch threads": torch.get_num_threads(),
-                  "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS"), "cases": rows}
-        with open(args.out, "w", encoding="utf-8") as handle:
-            json.dump(result, handle, indent=1, ensure_ascii=False)
         print(f"\nwritten {args.out}")
     return 0
 

@@ -12,7 +12,6 @@ per polynomial. Run: ``python benchmarks/representation_sampling.py --out result
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 
@@ -21,8 +20,7 @@ import torch
 from nnproofs import device as book_device
 from nnproofs import measure
 from nnproofs import representation as rep
-from nnproofs.ledger import provenance
-from timing import best_time, dense_matmul_time
+from timing import best_time, dense_matmul_time, write_results
 
 CHUNK = 1024  # points per forward chunk: the hidden activations of width 1e5 stay below 1 GB
 
@@ -64,9 +62,7 @@ def main(argv=None) -> int:
         rows.append(row)
         print(f"n={n:7d}  sample {t_sample:8.4f} s  evaluate {t_eval:8.4f} s  ({row['forward_gflops']:7.2f} GFLOP/s,"
               f" x{row['forward_over_matmul_rate']:5.3f} of dense matmul)  RMS {rmse:.3g} (predicted {row['predicted_rms']:.3g})")
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as handle:
-            json.dump({"provenance": provenance(dev), "setup_s": setup_s, "representation_sampling": rows}, handle, indent=1)
+    write_results(args.out, dev, setup_s=setup_s, representation_sampling=rows)
     return 0
 
 

@@ -17,7 +17,6 @@ less. Run: ``python benchmarks/smooth_throughput.py --out results.json``.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 import numpy as np
@@ -25,8 +24,7 @@ import torch
 
 from nnproofs import device as book_device
 from nnproofs import smooth, smooth_network
-from nnproofs.ledger import provenance
-from timing import best_time, dense_matmul_time
+from timing import best_time, dense_matmul_time, write_results
 
 
 
@@ -95,9 +93,7 @@ def main(argv=None) -> int:
             print(f"d={d}: build time grows like K^{slope:.2f}; parameters like K^{n_slope:.2f} (asymptotically K^{2 * d})")
             for r in sub:
                 r["build_slope_in_K"] = slope
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as handle:
-            json.dump({"provenance": provenance(dev), "smooth_throughput": rows}, handle, indent=1)
+    write_results(args.out, dev, smooth_throughput=rows)
     return 0
 
 

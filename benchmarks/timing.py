@@ -1,15 +1,18 @@
-"""Timing shared by the benchmarks: best-of-n wall times and the machine's dense matmul reference.
+"""Timing shared by the benchmarks: best-of-n wall times, the machine's dense matmul reference, JSON output.
 
-Benchmarks report ratios measured side by side in one run, never absolute times; these two
-functions are the clock every script uses. Scripts run as ``python benchmarks/<name>.py``, which
+Benchmarks report ratios measured side by side in one run, never absolute times; these
+functions are the clock every script uses, and :func:`write_results` the one place results are written. Scripts run as ``python benchmarks/<name>.py``, which
 puts this folder on ``sys.path``.
 """
 
 from __future__ import annotations
 
+import json
 import time
 
 import torch
+
+from nnproofs.ledger import provenance
 
 
 def timed(fn, device: torch.device):
@@ -34,3 +37,10 @@ def dense_matmul_time(flops: float, device: torch.device) -> float:
     side = max(64, min(4096, int(round((flops / 2) ** (1 / 3)))))
     a = torch.rand(side, side, dtype=torch.float64, device=device)
     return best_time(lambda: a @ a, device) * flops / (2 * side**3)
+
+
+def write_results(path: str | None, device: torch.device, **results) -> None:
+    """Write ``results`` as JSON to ``path``, under the run's provenance (device, torch, date, scale); nothing when ``path`` is None."""
+    if path:
+        with open(path, "w", encoding="utf-8") as handle:
+            json.dump({"provenance": provenance(device), **results}, handle, indent=1, ensure_ascii=False)
