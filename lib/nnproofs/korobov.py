@@ -38,7 +38,6 @@ Yang and Zhang) assembled as in the research notes, section 4.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import math
 from collections.abc import Callable, Sequence
@@ -1023,11 +1022,10 @@ class PartitionedNetwork(nn.Module):
         """
         points = []
         fractions = torch.linspace(0, 1, samples, dtype=torch.float64)
+        cells = torch.unique(torch.linspace(1, self.K - 1, min(boundaries, self.K - 1)).round())
         for net in self.local:
             shift = 0.5 if net.shifted else 0.0
-            widths = net.band_widths(band).cpu()
-            offsets = (fractions[:, None] * widths).reshape(-1).unique()
-            cells = torch.unique(torch.linspace(1, self.K - 1, min(boundaries, self.K - 1)).round())
+            offsets = (fractions[:, None] * net.band_widths(band).cpu()).reshape(-1).unique()
             edges = (cells - shift) / self.K
             points.append((edges[:, None] - offsets[None, :]).reshape(-1))
         x = torch.cat(points).clamp(0, 1)
@@ -1075,8 +1073,8 @@ def band_profile(network: SuperApproximationNetwork, f: Callable, *, boundaries:
     :math:`(u - j)/\\delta \\in (-1, 0)`, up to changes of :math:`\\tau` and :math:`f` of order
     :math:`K\\delta`: over one band the variation and the largest error do not depend on
     :math:`\\delta`, and integrals scale with :math:`\\delta`. Bands of width :math:`2^{-46}` are mostly
-    thinner than the float64 spacing of :math:`x`, so no input can sample them; they are probed on a
-    copy of the network with :math:`\\delta' = 2^{-30}` (``PROBE_BAND``), and integrals and slopes
+    thinner than the float64 spacing of :math:`x`, so no input can sample them; they are probed by
+    evaluating the network with :math:`\\delta' = 2^{-30}` (``PROBE_BAND``), and integrals and slopes
     are rescaled by :math:`\\delta/\\delta'` and its inverse.
 
     In :math:`L_p`, :math:`p < \\infty`, the bands cost at most
@@ -1096,16 +1094,14 @@ def band_profile(network: SuperApproximationNetwork, f: Callable, *, boundaries:
         raise ValueError(f"samples must be at least 2 points per band width, got {samples}")
     K, W, L = network.K, network.W, network.L
     device = network.lookup.device
-    probe = copy.copy(network)  # shares every weight; only the band width differs
-    probe.band = PROBE_BAND
     scale = network.band / PROBE_BAND
-    widths = PROBE_BAND / torch.tensor([W, W**2, W * W * L, K], dtype=torch.float64, device=device)
+    widths = network.band_widths(PROBE_BAND)
     fractions = torch.linspace(0, 1, samples, dtype=torch.float64, device=device)
     offsets = torch.cat([(fractions[:, None] * widths).reshape(-1), 2 * widths[:1]]).unique()  # ascending
     cells = torch.unique(torch.linspace(1, K - 1, min(boundaries, K - 1), device=device).round()).to(torch.float64)
     x = (cells[:, None] / K - offsets.flip(0)[None, :]).reshape(-1, 1)  # increasing along each row
     with torch.no_grad():
-        values, _ = probe.evaluate(x)
+        values, _ = network.evaluate(x, band=PROBE_BAND)
     values = values.reshape(cells.numel(), -1)
     target = evaluate_target(f, x).reshape(cells.numel(), -1)
     steps = x.reshape(cells.numel(), -1).diff(dim=1)
