@@ -1661,7 +1661,7 @@ def _claim_bits() -> RateCheck:
 @claim("korobov/control-float32-words", chapter=CHAPTER, label="lem-bit-extraction", control=True,
        statement="control: words stored in float32 lose every digit beyond the 24th")
 def _control_float32() -> RateCheck:
-    return check_bit_extraction([8, 16, 32, 48, 53], storage=torch.float32)
+    return check_bit_extraction([8, 16, 20, 24, 25, 26, 32, 48, 53], storage=torch.float32, words=2000)
 
 
 @claim("korobov/super-m2", chapter=CHAPTER, label="thm-korobov-super",

@@ -3,8 +3,15 @@
 Each chapter module registers its claims with :func:`claim`; a claim is a function that runs the
 chapter's own check at the chapter's own sizes (which follow ``BOOK_SCALE``) and returns a
 :class:`~nnproofs.rates.RateCheck`. Negative controls are registered with ``control=True``: for
-them the check must *fail*. The book's ledger page, the GPU check and the tests all run claims
-through :func:`run_claims`, so the numbers they show come from the execution at hand.
+them the check must *fail*.
+
+Two ways to obtain outcomes:
+
+* a chapter, when it executes a claim's check, calls :func:`record`; the outcomes go to one JSON file
+  per chapter in the build folder (``_build/ledger/<chapter>.json``), and the book's ledger page
+  renders them with :func:`recorded_outcomes`, which fails when a registered claim was not recorded
+  or is not as asserted. So the ledger shows this build's values without re-running a single check;
+* :func:`run_claims` runs claims on demand: the GPU check, the tests and the command line.
 
 Command line (needs only torch, numpy and this package)::
 
@@ -20,8 +27,10 @@ import json
 import platform
 import sys
 import time
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import torch
 
@@ -36,6 +45,8 @@ CHAPTER_MODULES = (
     "nnproofs.barrier",
 )
 _CLAIMS: dict[str, Claim] = {}
+_RECORDED: dict[str, dict[str, dict]] = {}  # chapter -> key -> record, for this kernel's chapter
+LEDGER_DIR = "BOOK_LEDGER_DIR"  # environment variable: where record() writes, recorded_outcomes() reads
 
 
 @dataclass(frozen=True)
@@ -56,7 +67,7 @@ class Outcome:
 
     claim: Claim
     check: RateCheck
-    seconds: float
+    seconds: float | None = None  # None: recorded by its chapter, not timed by the ledger
 
     @property
     def as_asserted(self) -> bool:
@@ -96,6 +107,70 @@ def run_claims(keys: Sequence[str] | None = None) -> list[Outcome]:
         check = c.run()
         outcomes.append(Outcome(c, check, time.perf_counter() - start))
     return outcomes
+
+
+def records_dir() -> Path | None:
+    """Where chapters record their claims: ``$BOOK_LEDGER_DIR``, else ``_build/ledger`` of the book.
+
+    The book is found by walking up from the working directory to the folder holding ``_toc.yml``
+    (chapters execute in ``book/``, their twins in ``notebooks/``). ``None`` outside a book checkout
+    (a notebook opened elsewhere): then :func:`record` keeps the outcome in memory only.
+    """
+    if os.environ.get(LEDGER_DIR):
+        return Path(os.environ[LEDGER_DIR])
+    for folder in (Path.cwd(), *Path.cwd().parents):
+        if (folder / "_toc.yml").is_file():
+            return folder / "_build" / "ledger"
+    return None
+
+
+def record(key: str, check: RateCheck) -> None:
+    """Record ``check`` as this execution's outcome of the registered claim ``key``.
+
+    A chapter calls this where it executes the claim's check (with the same target and sizes as the
+    claim's ``run``). The chapter's records are rewritten to ``records_dir()/<chapter>.json`` at each
+    call, so the file always holds everything the chapter has executed so far.
+    """
+    known = {c.key: c for c in claims()}
+    if key not in known:
+        raise ValueError(f"key={key!r} is not a registered claim; known keys: {sorted(known)}")
+    if not isinstance(check, RateCheck):
+        raise TypeError(f"check for {key!r} must be a RateCheck, got {type(check).__name__}")
+    c = known[key]
+    from .device import device
+
+    records = _RECORDED.setdefault(c.chapter, {})
+    records[key] = {"key": key, "control": c.control, "as_asserted": check.passed != c.control,
+                    "check": check.to_dict()}
+    folder = records_dir()
+    if folder is None:
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    document = {"chapter": c.chapter, "provenance": provenance(device()), "claims": list(records.values())}
+    path = folder / f"{c.chapter.split('/')[-1]}.json"
+    path.write_text(json.dumps(document, indent=1, ensure_ascii=False), encoding="utf-8")
+
+
+def recorded_outcomes(folder: str | Path | None = None) -> list[Outcome]:
+    """Every registered claim's outcome as its chapter recorded it, in the book's order.
+
+    Raises ``ValueError`` naming the claims that no chapter recorded (a chapter that did not run, or
+    a claim whose chapter forgot to call :func:`record`) and records of unknown claims.
+    """
+    folder = Path(folder) if folder is not None else records_dir()
+    if folder is None or not folder.is_dir():
+        raise ValueError(f"no ledger records in {folder}: execute the chapters first (make book)")
+    recorded = {}
+    for path in sorted(folder.glob("*.json")):
+        for item in json.loads(path.read_text(encoding="utf-8"))["claims"]:
+            recorded[item["key"]] = RateCheck.from_dict(item["check"])
+    known = claims()
+    missing = [c.key for c in known if c.key not in recorded]
+    unknown = sorted(set(recorded) - {c.key for c in known})
+    if missing or unknown:
+        raise ValueError(f"ledger records in {folder} do not match the registered claims: not recorded"
+                         f" {missing}, unknown {unknown}")
+    return [Outcome(c, recorded[c.key]) for c in known]
 
 
 def provenance(device: torch.device) -> dict:

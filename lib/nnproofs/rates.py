@@ -147,6 +147,19 @@ class RateCheck:
             "notes": {key: _jsonable(value) for key, value in self.notes.items()},
         }
 
+    @classmethod
+    def from_dict(cls, data: Mapping) -> RateCheck:
+        """The check that :meth:`to_dict` wrote (notes come back as plain JSON values)."""
+        fit = data["fit"]
+        return cls(
+            name=data["name"], expected=float(data["expected"]), tolerance=float(data["tolerance"]),
+            x=tuple(data["x"]), y=tuple(data["y"]),
+            fit=LogLogFit(slope=fit["slope"], intercept=fit["intercept"], slope_stderr=fit["slope_stderr"],
+                          r2=fit["r2"], n=fit["n"]),
+            measured=float(data["measured"]), passed=bool(data["passed"]), sense=data["sense"],
+            quantity=data["quantity"], requirements=dict(data["requirements"]), notes=dict(data["notes"]),
+        )
+
 
 def _agrees(measured: float, expected: float, tolerance: float, sense: str) -> bool:
     if sense == "==":
