@@ -5,14 +5,21 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# One thread for every kernel, test and chapter: a thread count changes the order of sums.
+THREADS := OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 # The committed notebooks were executed on the CPU at BOOK_SCALE=ci: tests compare against exactly that.
-CI_ENV := BOOK_SCALE=ci BOOK_DEVICE=cpu OMP_NUM_THREADS=1
+CI_ENV := BOOK_SCALE=ci BOOK_DEVICE=cpu $(THREADS)
+# "Another reader's machine" on this one: torch without its AVX2/AVX-512 kernels, MKL in its
+# conditional-reproducibility mode, numpy's OpenBLAS with AVX-only kernels. Each moves the low-order
+# bits of sums and products (CONTRIBUTING.md, the output contract).
+ALT_CPU := ATEN_CPU_CAPABILITY=default MKL_CBWR=COMPATIBLE OPENBLAS_CORETYPE=Sandybridge
+NBVAL := --nbval --nbval-current-env --nbval-cell-timeout 300 --nbval-sanitize-with tests/nbval_sanitize.cfg
 # gpu-check needs only torch, numpy and pytest: it runs with $(GPU_PYTHON) on the source tree.
 GPU_PYTHON ?= python3
 GPU_SCALE  ?= full
 GPU_OUT    ?= gpu-results
 
-.PHONY: install book test notebooks gpu-check benchmarks clean
+.PHONY: install book test test-portable notebooks gpu-check benchmarks clean
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,15 +34,16 @@ install: $(STAMP)
 # outputs would then ignore a change in lib/.
 book: $(STAMP)
 	rm -rf _build
-	$(BIN)/jb build . -W -n --keep-going
+	$(THREADS) $(BIN)/jb build . -W -n --keep-going
 	@echo "The book: $(abspath _build/html/index.html)"
 
 ## test: library tests, notebook sync test, and strict nbval over every committed notebook
 test: $(STAMP)
-	$(CI_ENV) $(BIN)/python -m pytest -n 2 --dist loadscope --durations=10 \
-	    --nbval --nbval-current-env --nbval-cell-timeout 300 \
-	    --nbval-sanitize-with tests/nbval_sanitize.cfg \
-	    tests notebooks
+	$(CI_ENV) $(BIN)/python -m pytest -n 2 --dist loadscope --durations=10 $(NBVAL) tests notebooks
+
+## test-portable: strict nbval over the committed notebooks again, on the alternate CPU path
+test-portable: $(STAMP)
+	$(CI_ENV) $(ALT_CPU) $(BIN)/python -m pytest -n 2 --dist loadscope -p no:cacheprovider $(NBVAL) notebooks
 
 ## notebooks: re-execute every chapter into notebooks/ (commit the result)
 notebooks: $(STAMP)

@@ -135,6 +135,17 @@ def test_check_bit_extraction_and_its_float32_control():
     assert MAX_BITS == {torch.float64: 53, torch.float32: 24}
 
 
+@pytest.mark.parametrize("seed", range(10))
+def test_float32_words_control_on_every_seed(seed):
+    """The chapter's float32 control (its lengths, 2000 words) on ten seeds of the words: float32 keeps
+    exactly the first 24 digits, whatever the words (a seed sweep, as for every float32 assertion)."""
+    lengths = [8, 16, 20, 24, 25, 26, 32, 48, 53]
+    control = check_bit_extraction(lengths, storage=torch.float32, words=2000, seed=seed)
+    assert not control.passed
+    wrong = dict(zip(lengths, control.notes["wrong digits"]))
+    assert all(wrong[b] == 0 for b in lengths if b <= 24) and all(wrong[b] > 0 for b in lengths if b > 24)
+
+
 # ----------------------------------------------------------------------------- ReLU step gadgets
 
 @given(st.integers(0, 15), st.floats(0.0, 1.0 - 2.0**-20))

@@ -169,3 +169,85 @@ def test_every_claim_points_at_a_labelled_statement_in_its_chapter(claim):
     source = Path(__file__).resolve().parent.parent / f"{claim.chapter}.md"
     assert source.is_file(), f"{claim.key}: no chapter {source}"
     assert f":label: {claim.label}\n" in source.read_text(encoding="utf-8"), f"{claim.key}: no label {claim.label}"
+
+
+# ------------------------------------------------------------------ records written by the chapters
+
+def test_record_writes_the_chapter_file_and_recorded_outcomes_read_it(temporary_claim, monkeypatch, tmp_path):
+    monkeypatch.setenv(ledger.LEDGER_DIR, str(tmp_path))
+    monkeypatch.setattr(ledger, "_RECORDED", {})
+    key = temporary_claim(passed=True)
+    check = ledger._CLAIMS[key].run()
+    ledger.record(key, check)
+    document = json.loads((tmp_path / "99_test.json").read_text(encoding="utf-8"))
+    assert document["chapter"] == "book/99_test"
+    assert set(document["provenance"]) >= {"date", "device", "torch", "scale"}
+    assert [entry["key"] for entry in document["claims"]] == [key]
+    # Every other registered claim is missing: recorded_outcomes names them and refuses.
+    with pytest.raises(ValueError, match=r"not recorded \[.*prelude/square"):
+        ledger.recorded_outcomes(tmp_path)
+
+
+def test_recorded_outcomes_round_trip_every_claim(monkeypatch, tmp_path, temporary_claim):
+    """With every registered claim recorded, the outcomes come back in the book's order, checks intact."""
+    monkeypatch.setenv(ledger.LEDGER_DIR, str(tmp_path))
+    monkeypatch.setattr(ledger, "_RECORDED", {})
+    broken = temporary_claim(passed=False)
+    toy = ledger._CLAIMS[broken].run()
+    for c in ledger.claims():
+        ledger.record(c.key, toy)
+    outcomes = ledger.recorded_outcomes()
+    assert [o.claim.key for o in outcomes] == [c.key for c in ledger.claims()]
+    assert all(o.seconds is None for o in outcomes)
+    assert outcomes[0].check == toy
+    assert {o.claim.key for o in outcomes if not o.as_asserted} == {c.key for c in ledger.claims() if not c.control}
+    table = ledger.summary_table(outcomes)
+    assert "| {doc}`/book/99_test` | 0 of 1 | 0 of 0 |" in table
+    assert f"| {{doc}}`/book/00_prelude` | 0 of 1 | 2 of 2 | prelude/square |" in table
+
+
+def test_record_refuses_unknown_keys_and_non_checks(temporary_claim):
+    with pytest.raises(ValueError, match=r"key='no/such-claim' is not a registered claim"):
+        ledger.record("no/such-claim", None)
+    key = temporary_claim(passed=True)
+    with pytest.raises(TypeError, match=rf"check for '{key}' must be a RateCheck, got float"):
+        ledger.record(key, 1.0)
+
+
+def test_recorded_outcomes_refuses_unknown_keys_and_a_missing_folder(tmp_path):
+    with pytest.raises(ValueError, match=r"no ledger records in .*nowhere: execute the chapters first"):
+        ledger.recorded_outcomes(tmp_path / "nowhere")
+    (tmp_path / "x.json").write_text(json.dumps({"claims": [{"key": "no/such", "check": ledger.run_claims(
+        ["prelude/square"])[0].check.to_dict()}]}), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"unknown \['no/such'\]"):
+        ledger.recorded_outcomes(tmp_path)
+
+
+def test_records_dir_finds_the_book_from_a_chapter_folder(monkeypatch, tmp_path):
+    monkeypatch.delenv(ledger.LEDGER_DIR, raising=False)
+    (tmp_path / "_toc.yml").write_text("root: intro\n", encoding="utf-8")
+    (tmp_path / "book").mkdir()
+    monkeypatch.chdir(tmp_path / "book")
+    assert ledger.records_dir() == tmp_path / "_build" / "ledger"
+    monkeypatch.setenv(ledger.LEDGER_DIR, str(tmp_path / "elsewhere"))
+    assert ledger.records_dir() == tmp_path / "elsewhere"
+
+
+def _recorded_keys(source: str) -> list[re.Pattern]:
+    """The keys a chapter source records: literal keys, and f-string keys as patterns."""
+    keys = re.findall(r'ledger\.record\(\s*(f?)"([^"]+)"', source)
+    return [re.compile(re.sub(r"\\\{[^}]*\\\}", ".+", re.escape(key)) if f else re.escape(key)) for f, key in keys]
+
+
+@pytest.mark.parametrize("chapter", sorted({c.chapter for c in ledger.claims()}))
+def test_every_registered_claim_is_recorded_by_its_chapter(chapter):
+    """The ledger page renders the chapters' records: a claim its chapter never records breaks the build."""
+    from pathlib import Path
+
+    source = (Path(__file__).resolve().parent.parent / f"{chapter}.md").read_text(encoding="utf-8")
+    patterns = _recorded_keys(source)
+    registered = [c.key for c in ledger.claims() if c.chapter == chapter]
+    unrecorded = [key for key in registered if not any(p.fullmatch(key) for p in patterns)]
+    assert not unrecorded, f"{chapter} never calls ledger.record for {unrecorded}"
+    stray = [p.pattern for p in patterns if not any(p.fullmatch(key) for key in registered)]
+    assert not stray, f"{chapter} records keys that it does not register: {stray}"

@@ -242,3 +242,21 @@ def test_rate_check_rejects_non_numbers(kwargs, pattern):
 def test_rate_check_accepts_numpy_scalars():
     check = rate_check("claim", X, power_law(X, 1.0, -2.0), expected=np.int64(-2), tolerance=np.float32(0.1))
     assert check.passed and check.expected == -2.0
+
+
+def test_from_dict_restores_the_check():
+    check = rate_check("toy", [1.0, 2.0, 4.0], [1.0, 0.25, 0.0625], expected=-2.0, tolerance=0.1, sense="<=",
+                       requirements={"a requirement": True}, notes={"values": [0.5, 0.25]})
+    again = RateCheck.from_dict(check.to_dict())
+    assert again == check
+    assert again.report() == check.report()
+
+
+def test_report_prints_an_exact_zero_in_exponent_form():
+    """An exact 0.0 here is round-off on another CPU: printed as 0.0e+00, the sanitizer reads ROUNDOFF."""
+    check = rate_check("zero", [1.0, 2.0], [1.0, 0.5], expected=0.0, tolerance=1e-12, sense="<=", measured=0.0,
+                       quantity="largest barrier", notes={"barriers": [0.0, 1e-3], "barrier": 0.0})
+    report = check.report()
+    assert "largest barrier = 0.0e+00, required at most 1e-12" in report
+    assert "barriers: [0.0e+00, 0.001]" in report
+    assert "barrier: 0.0e+00" in report

@@ -213,6 +213,19 @@ def markdown_table(outcomes: Sequence[Outcome]) -> str:
     return "\n".join(rows)
 
 
+def summary_table(outcomes: Sequence[Outcome]) -> str:
+    """One row per chapter: how many of its claims hold and how many of its controls are rejected."""
+    rows = ["| chapter | claims that hold | controls rejected | not as asserted |", "|---|---|---|---|"]
+    chapters = dict.fromkeys(o.claim.chapter for o in outcomes)
+    for chapter in chapters:
+        mine = [o for o in outcomes if o.claim.chapter == chapter]
+        claims_, controls = [o for o in mine if not o.claim.control], [o for o in mine if o.claim.control]
+        broken = [o.claim.key for o in mine if not o.as_asserted]
+        rows.append(f"| {{doc}}`/{chapter}` | {sum(o.as_asserted for o in claims_)} of {len(claims_)} |"
+                    f" {sum(o.as_asserted for o in controls)} of {len(controls)} | {', '.join(broken) or 'none'} |")
+    return "\n".join(rows)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run claims, print one line each, write JSON with provenance; exit 1 if any is broken."""
     from .device import setup

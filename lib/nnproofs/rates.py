@@ -105,7 +105,7 @@ class RateCheck:
         """A readable paragraph: what was measured, what was expected, what held."""
         lines = [
             f"{self.name}: {'PASSED' if self.passed else 'FAILED'}",
-            f"  [{'ok' if self.rate_holds else 'X '}] {self.quantity} = {self.measured:.4g}, required {self.requirement()}",
+            f"  [{'ok' if self.rate_holds else 'X '}] {self.quantity} = {_number(self.measured)}, required {self.requirement()}",
         ]
         lines += [f"  [{'ok' if held else 'X '}] {text}" for text, held in self.requirements.items()]
         lines.append(
@@ -169,11 +169,20 @@ def _agrees(measured: float, expected: float, tolerance: float, sense: str) -> b
     return measured >= expected - tolerance
 
 
+def _number(value: float) -> str:
+    """Four significant digits; an exact zero as ``0.0e+00``.
+
+    A measured float that is exactly 0 on one CPU is often 1e-17 on another: printed as ``0.0e+00`` it
+    is sanitized to ``ROUNDOFF`` by nbval like every number below 1e-12 (CONTRIBUTING.md).
+    """
+    return "0.0e+00" if value == 0.0 else f"{value:.4g}"
+
+
 def _short(value: object) -> str:
     if isinstance(value, float):
-        return f"{value:.4g}"
+        return _number(value)
     if isinstance(value, (list, tuple)) and value and all(isinstance(v, float) for v in value):
-        return "[" + ", ".join(f"{v:.4g}" for v in value) + "]"
+        return "[" + ", ".join(_number(v) for v in value) + "]"
     return str(value)
 
 
