@@ -2,9 +2,10 @@
 
 ``python tests/notebook_twins.py`` (``make notebooks``) converts every chapter with jupytext,
 executes it from ``book/`` at ``BOOK_SCALE=ci`` on the CPU and writes ``notebooks/<chapter>.ipynb``
-with its outputs. Execution timings are not recorded, cell ids are numbered and widget models are
-dropped (they have random ids and need a kernel anyway; the widget's text stays), so that
-regenerating an unchanged chapter reproduces the committed file.
+with its outputs. Execution timings are not recorded, cell ids are numbered, consecutive stream outputs are merged
+(their chunking depends on timing) and widget models are dropped (they have random ids and need a
+kernel anyway; the widget's text stays), so that regenerating an unchanged chapter on the same
+machine reproduces the committed file.
 ``tests/test_notebook_twins.py`` fails when a twin is missing, stale or orphaned.
 """
 
@@ -66,12 +67,28 @@ def without_widget_state(notebook: nbformat.NotebookNode) -> nbformat.NotebookNo
     return notebook
 
 
+def with_streams_merged(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """Merge consecutive outputs of one stream: how a kernel chunks a cell's printing depends on timing."""
+    for cell in notebook.cells:
+        merged = []
+        for output in cell.get("outputs", []):
+            previous = merged[-1] if merged else None
+            if (output.output_type == "stream" and previous is not None and previous.output_type == "stream"
+                    and previous.name == output.name):
+                previous.text += output.text
+            else:
+                merged.append(output)
+        if "outputs" in cell:
+            cell.outputs = merged
+    return notebook
+
+
 def main() -> int:
     os.environ["BOOK_SCALE"], os.environ["BOOK_DEVICE"] = "ci", "cpu"
     NOTEBOOKS.mkdir(exist_ok=True)
     for chapter in chapters():
         print(f"executing {chapter.relative_to(ROOT)}", flush=True)
-        nbformat.write(without_widget_state(execute(chapter)), twin(chapter))
+        nbformat.write(with_streams_merged(without_widget_state(execute(chapter))), twin(chapter))
     wanted = {twin(c).name for c in chapters()}
     for orphan in NOTEBOOKS.glob("*.ipynb"):
         if orphan.name not in wanted:
