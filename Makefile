@@ -19,7 +19,7 @@ GPU_PYTHON ?= python3
 GPU_SCALE  ?= full
 GPU_OUT    ?= gpu-results
 
-.PHONY: install book test test-portable notebooks gpu-check benchmarks clean
+.PHONY: install book test test-portable notebooks lab gpu-check benchmarks clean
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +48,11 @@ test-portable: $(STAMP)
 ## notebooks: re-execute every chapter into notebooks/ (commit the result)
 notebooks: $(STAMP)
 	$(CI_ENV) $(BIN)/python tests/notebook_twins.py
+
+## lab: JupyterLab on the repository; open book/*.md as notebooks (jupytext). LAB_ARGS=--allow-root as root
+LAB_ARGS ?=
+lab: $(STAMP)
+	$(THREADS) $(BIN)/jupyter lab --ServerApp.root_dir=$(CURDIR) $(LAB_ARGS)
 
 ## gpu-check: CUDA-vs-CPU tests, every claim at $(GPU_SCALE) scale, benchmarks; JSON in $(GPU_OUT)/
 gpu-check:
