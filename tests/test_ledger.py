@@ -90,34 +90,41 @@ def test_registering_a_key_twice_raises(temporary_claim):
     assert ledger._CLAIMS == before
 
 
-def table_rows(table: str) -> list[list[str]]:
-    """The cells of each body row of a MyST pipe table (escaped pipes stay inside their cell)."""
-    lines = table.splitlines()
-    assert lines[1].replace("|", "").replace("-", "") == ""  # the delimiter row
-    return [[cell.strip() for cell in re.split(r"(?<!\\)\|", line)[1:-1]] for line in lines[2:]]
+def tables(markdown: str) -> list[list[list[str]]]:
+    """The body rows of every MyST pipe table in ``markdown`` (escaped pipes stay inside their cell)."""
+    found = []
+    for block in markdown.split("\n\n"):
+        lines = block.splitlines()
+        if len(lines) < 2 or not lines[0].startswith("|"):
+            continue
+        assert lines[1].replace("|", "").replace("-", "") == ""  # the delimiter row
+        found.append([[cell.strip() for cell in re.split(r"(?<!\\)\|", line)[1:-1]] for line in lines[2:]])
+    return found
 
 
-def test_markdown_table(prelude_outcomes):
-    table = ledger.markdown_table(prelude_outcomes)
-    header = table.splitlines()[0]
-    assert header.count("|") == 8
-    rows = table_rows(table)
-    assert len(rows) == len(prelude_outcomes)
-    assert all(len(row) == 7 for row in rows)
-    assert all(row[0] == "{prf:ref}`00_prelude <thm-yarotsky-square>`" for row in rows)
-    assert [row[-1] for row in rows] == ["holds", "rejected, as it must be", "rejected, as it must be"]
-    assert rows[0][5] == "2/2"
-    assert float(rows[0][4]) == pytest.approx(-2.0, abs=0.02)
+def test_markdown_table_groups_claims_and_controls_by_chapter(prelude_outcomes):
+    markdown = ledger.markdown_table(prelude_outcomes)
+    assert markdown.startswith("**{doc}`/book/00_prelude`**")
+    claims_table, controls_table = tables(markdown)
+    assert [row[0] for row in claims_table] == ["holds"]
+    assert [row[0] for row in controls_table] == ["rejected", "rejected"]
+    assert all(len(row) == 5 for row in claims_table + controls_table)
+    assert all(row[1].startswith("{prf:ref}`") and "<thm-yarotsky-square>` (*" in row[1]
+               for row in claims_table + controls_table)
+    assert claims_table[0][4] == "2 of 2 hold"
+    assert float(claims_table[0][2]) == pytest.approx(-2.0, abs=0.02)
+    assert claims_table[0][3] == "-2 ± 0.02"
 
 
 def test_markdown_table_marks_broken_claims_and_escapes_pipes(temporary_claim):
     key = temporary_claim(passed=False)
     ledger._CLAIMS[key] = ledger.Claim(key, "book/99_test", "thm-toy", "|f| <= 1", ledger._CLAIMS[key].run)
-    (row,) = table_rows(ledger.markdown_table(ledger.run_claims([key])))
-    assert row[0] == "{prf:ref}`99_test <thm-toy>`"
-    assert row[1] == "\\|f\\| <= 1"
-    assert row[5] == "0/1"
-    assert row[6] == "**BROKEN**"
+    control = temporary_claim(passed=True, control=True)
+    ((row,), (control_row,)) = tables(ledger.markdown_table(ledger.run_claims([key, control])))
+    assert row[1] == "{prf:ref}`\\|f\\| <= 1 <thm-toy>` (*log-log slope*)"
+    assert row[4] == "0 of 1 hold"
+    assert row[0] == "**BROKEN**"
+    assert control_row[0] == "**NOT REJECTED**"
 
 
 def test_command_line_sees_the_registered_claims(tmp_path):

@@ -187,30 +187,45 @@ def provenance(device: torch.device) -> dict:
 
 
 def markdown_table(outcomes: Sequence[Outcome]) -> str:
-    """The ledger as a MyST table; each claim links to its theorem with ``{prf:ref}``.
+    """The ledger in MyST: per chapter, a table of its claims, then a table of its negative controls.
 
-    Rendered with ``nb_render_markdown_format: myst``, so a link to a label that does not exist
-    fails the book build (``-n -W``) instead of leaving a dead link.
+    Each row reads verdict first, then the claim as a ``{prf:ref}`` link to its theorem (with the
+    quantity measured), the measured value beside the required one, and the further requirements
+    that held. Rendered with ``nb_render_markdown_format: myst``, so a link to
+    a label that does not exist fails the book build (``-n -W``) instead of leaving a dead link.
     """
 
     def cell(text: str) -> str:
         return text.replace("|", "\\|")
 
-    rows = ["| chapter | claim | quantity | required | measured | requirements met | verdict |",
-            "|---|---|---|---|---|---|---|"]
-    for o in outcomes:
-        c, k = o.claim, o.check
-        verdict = ("rejected, as it must be" if c.control else "holds") if o.as_asserted else "**BROKEN**"
-        rows.append("| " + " | ".join([
-            f"{{prf:ref}}`{c.chapter.split('/')[-1]} <{c.label}>`",
-            cell(c.statement),
-            cell(k.quantity),
-            cell(k.requirement()),
-            f"{k.measured:#.4g}",
-            f"{sum(k.requirements.values())}/{len(k.requirements)}",
-            verdict,
-        ]) + " |")
-    return "\n".join(rows)
+    def table(rows: Sequence[Outcome], verdicts: tuple[str, str]) -> list[str]:
+        lines = ["| verdict | claim (quantity measured) | measured | required | further requirements |",
+                 "|---|---|---|---|---|"]
+        for o in rows:
+            k = o.check
+            held = sum(k.requirements.values())
+            further = f"{held} of {len(k.requirements)} hold" if k.requirements else "none"
+            lines.append("| " + " | ".join([
+                verdicts[0] if o.as_asserted else verdicts[1],
+                f"{{prf:ref}}`{cell(o.claim.statement)} <{o.claim.label}>` (*{cell(k.quantity)}*)",
+                f"{k.measured:#.4g}",
+                cell(k.requirement()),
+                further,
+            ]) + " |")
+        return lines
+
+    parts = []
+    for chapter in dict.fromkeys(o.claim.chapter for o in outcomes):
+        mine = [o for o in outcomes if o.claim.chapter == chapter]
+        parts.append(f"**{{doc}}`/{chapter}`**")
+        claims_ = [o for o in mine if not o.claim.control]
+        controls = [o for o in mine if o.claim.control]
+        if claims_:
+            parts.append("\n".join(table(claims_, ("holds", "**BROKEN**"))))
+        if controls:
+            parts.append("Negative controls: each must be rejected by the same check.")
+            parts.append("\n".join(table(controls, ("rejected", "**NOT REJECTED**"))))
+    return "\n\n".join(parts)
 
 
 def summary_table(outcomes: Sequence[Outcome]) -> str:
