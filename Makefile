@@ -45,9 +45,9 @@ test: $(STAMP)
 test-portable: $(STAMP)
 	$(CI_ENV) $(ALT_CPU) $(BIN)/python -m pytest -n 2 --dist loadscope -p no:cacheprovider $(NBVAL) notebooks
 
-## notebooks: re-execute every chapter into notebooks/ (commit the result)
+## notebooks: re-execute every chapter into notebooks/ (commit the result); two chapters at once
 notebooks: $(STAMP)
-	$(CI_ENV) $(BIN)/python tests/notebook_twins.py
+	$(CI_ENV) $(BIN)/python tests/notebook_twins.py --jobs 2
 
 ## lab: JupyterLab on the repository; open book/*.md as notebooks (jupytext). LAB_ARGS=--allow-root as root
 LAB_ARGS ?=

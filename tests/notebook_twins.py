@@ -1,8 +1,8 @@
 """notebooks/*.ipynb are the executed twins of the chapters book/[0-9]*.md.
 
-``python tests/notebook_twins.py`` (``make notebooks``) converts every chapter with jupytext,
-executes it from ``book/`` at ``BOOK_SCALE=ci`` on the CPU and writes ``notebooks/<chapter>.ipynb``
-with its outputs. Execution timings are not recorded, cell ids are numbered, consecutive stream outputs are merged
+``python tests/notebook_twins.py [-j JOBS] [STEM ...]`` (``make notebooks``) converts every chapter (or
+the named ones) with jupytext, executes it from ``book/`` at ``BOOK_SCALE=ci`` on the CPU, ``JOBS``
+chapters at once, and writes ``notebooks/<chapter>.ipynb`` with its outputs. Execution timings are not recorded, cell ids are numbered, consecutive stream outputs are merged
 (their chunking depends on timing) and widget models are dropped (they have random ids and need a
 kernel anyway; the widget's text stays), so that regenerating an unchanged chapter on the same
 machine reproduces the committed file.
@@ -11,6 +11,8 @@ machine reproduces the committed file.
 
 from __future__ import annotations
 
+import argparse
+import multiprocessing
 import os
 import sys
 from pathlib import Path
@@ -83,12 +85,27 @@ def with_streams_merged(notebook: nbformat.NotebookNode) -> nbformat.NotebookNod
     return notebook
 
 
-def main() -> int:
+def write_twin(chapter: Path) -> None:
+    """Execute ``chapter`` and write its twin."""
+    print(f"executing {chapter.relative_to(ROOT)}", flush=True)
+    nbformat.write(with_streams_merged(without_widget_state(execute(chapter))), twin(chapter))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Execute every chapter into notebooks/ (its executed twin).")
+    parser.add_argument("-j", "--jobs", type=int, default=1, help="chapters executed at once (one kernel each)")
+    parser.add_argument("only", nargs="*", help="chapter stems to execute (default: every chapter)")
+    args = parser.parse_args(argv)
+    if args.jobs < 1:
+        parser.error(f"--jobs must be a positive integer, got {args.jobs}")
+    selected = [c for c in chapters() if not args.only or c.stem in args.only]
+    unknown = sorted(set(args.only) - {c.stem for c in chapters()})
+    if unknown:
+        parser.error(f"no chapter {unknown}; chapters: {[c.stem for c in chapters()]}")
     os.environ["BOOK_SCALE"], os.environ["BOOK_DEVICE"] = "ci", "cpu"
     NOTEBOOKS.mkdir(exist_ok=True)
-    for chapter in chapters():
-        print(f"executing {chapter.relative_to(ROOT)}", flush=True)
-        nbformat.write(with_streams_merged(without_widget_state(execute(chapter))), twin(chapter))
+    with multiprocessing.Pool(args.jobs) as pool:
+        pool.map(write_twin, selected, chunksize=1)
     wanted = {twin(c).name for c in chapters()}
     for orphan in NOTEBOOKS.glob("*.ipynb"):
         if orphan.name not in wanted:
