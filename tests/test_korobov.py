@@ -897,3 +897,19 @@ def test_korobov_targets_accepted_on_every_seed(seed):
     for d, levels in CHAPTER_LEVELS.items():
         check = check_sparse_grid_levels(korobov_example(d), d=d, levels=levels, samples=2000, seed=seed)
         assert check.passed, (d, seed, check.report())
+
+
+def test_quadrature_sees_an_error_localised_in_one_cell():
+    """4x(1 - x)|x - 1/3|: the kink's cell costs (WL)^-4 in L1 (accepted for m = 2) but (WL)^-3 in L2 and
+    stops m = 3 at (WL)^-4 in L1 (both rejected, by the slope alone). Measured -4.00, -3.08, -4.12."""
+    def kinked(x):
+        return 4 * x[:, 0] * (1 - x[:, 0]) * (x[:, 0] - 1 / 3).abs()
+
+    sizes = [(2, 2), (4, 4), (8, 8)]
+    l1 = check_super_approximation(kinked, m=2, WL=sizes)
+    l2 = check_super_approximation(kinked, m=2, WL=sizes, p=2)
+    m3 = check_super_approximation(kinked, m=3, WL=sizes)
+    l1.assert_passed()
+    for check, slope in ((l2, -3.0), (m3, -4.0)):
+        assert not check.passed and all(check.requirements.values())
+        assert abs(check.measured - slope) <= 0.2
