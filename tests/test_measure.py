@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 import torch
 
-from nnproofs.measure import GOLDEN_SHIFT, input_law, nondyadic_grid, sample_inputs, sup_error
+from nnproofs.measure import (GOLDEN_SHIFT, cell_lp_error, cell_quadrature, input_law, nondyadic_grid, sample_inputs,
+                              significant, sup_error)
+from nnproofs.validate import int_list
 
 F64 = torch.float64
 
@@ -155,3 +157,55 @@ def test_sample_inputs_validation():
     with pytest.raises(ValueError, match="n"):
         sample_inputs(0, 2)
     assert input_law("ball") == "ball"
+
+
+@pytest.mark.parametrize(("count", "digits", "expected"), [(26954, 2, 27000), (26950, 2, 27000), (184668, 2, 180000),
+                                                           (275597, 2, 280000), (47, 2, 47), (0, 2, 0), (-1250, 2, -1300),
+                                                           (88117, 3, 88100)])
+def test_significant_rounds_counts(count, digits, expected):
+    assert significant(count, digits) == expected
+
+
+def test_significant_refuses_other_values():
+    with pytest.raises(TypeError, match="count"):
+        significant(2.5)
+    with pytest.raises(ValueError, match="digits"):
+        significant(10, 0)
+
+
+@pytest.mark.parametrize("cells", [1, 3, 64])
+def test_cell_quadrature_is_exact_for_piecewise_polynomials(cells):
+    x, w = cell_quadrature(cells, 8, device="cpu")
+    assert x.shape == (8 * cells, 1) and float(w.sum()) == pytest.approx(1.0, rel=1e-14)
+    assert bool(((x > 0) & (x < 1)).all())
+    # degree 15 on every cell: |x - k/K|^15 integrates to K^-16 / 16 per cell
+    local = x[:, 0] * cells - torch.floor(x[:, 0] * cells)
+    assert float((w * local**15).sum()) == pytest.approx(1 / 16, rel=1e-13)
+
+
+def test_cell_lp_error_finds_an_error_inside_one_cell():
+    """A bump of width 1/K inside one cell: the rule integrates it, whatever K."""
+    K = 1024
+
+    def bump(x):
+        t = x[:, 0] * K - 500
+        return torch.where((t > 0) & (t < 1), t * (1 - t), torch.zeros_like(t))
+
+    def zero(x):
+        return torch.zeros(x.shape[0], dtype=x.dtype)
+
+    assert cell_lp_error(bump, zero, cells=K, p=1) == pytest.approx(1 / (6 * K), rel=1e-13)
+    assert cell_lp_error(bump, zero, cells=K, p=2) == pytest.approx(math.sqrt(1 / (30 * K)), rel=1e-13)
+
+
+def test_int_list_validates_and_names_the_parameter():
+    assert int_list("levels", range(3, 6)) == [3, 4, 5]
+    assert int_list("widths", (4, 8), minimum=4) == [4, 8]
+    with pytest.raises(ValueError, match="levels must hold at least one value"):
+        int_list("levels", [])
+    with pytest.raises(TypeError, match="levels"):
+        int_list("levels", "345")
+    with pytest.raises(ValueError, match=r"levels\[1\]"):
+        int_list("levels", [3, 0])
+    with pytest.raises(ValueError, match="widths must all be >= 4"):
+        int_list("widths", [2, 8], minimum=4)

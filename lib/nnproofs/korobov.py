@@ -48,11 +48,12 @@ from torch import nn
 from . import device as book_device
 from .gadgets import clip_unit, hat, identity_network, sawtooth, yarotsky_product, yarotsky_square
 from .ledger import claim
-from .measure import uniform_points
-from .networks import affine_maps, architecture, compose, forward_columns, linear_map, parallel
+from .measure import ERROR_NORMS, cell_quadrature, interpolation_error, significant, target_gradient, uniform_points
+from .networks import affine_maps, architecture, compose, forward_columns, linear_map, parallel, relu_network
 from .rates import RateCheck, fit_loglog, rate_check
-from .sparsegrid import SparseGridInterpolant, evaluate_target, level_multi_indices, sparse_grid_interpolant
-from .validate import positive_int
+from .sparsegrid import (SparseGridInterpolant, evaluate_target, level_multi_indices, sparse_grid_interpolant,
+                         sparse_grid_size)
+from .validate import int_list, positive_int
 
 # --------------------------------------------------------------------------------------------
 # Bit extraction (lem-bit-extraction)
@@ -147,7 +148,7 @@ def check_bit_extraction(bits: Sequence[int], *, storage: torch.dtype = torch.fl
     the depth :math:`2B` of the extraction network against :math:`B` (slope 1: depth linear in
     :math:`B`).
     """
-    bits = _int_list("bits", bits)
+    bits = int_list("bits", bits)
     if max(bits) > MAX_BITS[torch.float64]:
         raise ValueError(f"bits must be <= 53 (float64 words), got {max(bits)}")
     if storage not in MAX_BITS:
@@ -178,10 +179,14 @@ def check_bit_extraction(bits: Sequence[int], *, storage: torch.dtype = torch.fl
 # The classical interpolation estimate (thm-sparse-grid-interp)
 # --------------------------------------------------------------------------------------------
 
-NORMS = ("L2", "Linf", "H1")
+NORMS = ERROR_NORMS  # L2, Linf, H1 (nnproofs.measure.interpolation_error)
 SAMPLES = 20000  # Monte Carlo points for L2 / H1 and the sample maximum for Linf
 RATIO_WINDOW = 3  # the claim's ratio is the mean over the last three levels
 RATIO_MARGIN = 0.1  # relative to the expected ratio: Monte Carlo noise and the sample maximum
+# Growth per level sum of max|v_l|·2^((p+1)|l|_1) allowed over the last RATIO_WINDOW level sums: sqrt(2), the
+# geometric middle between bounded (a Korobov target: measured at most 1.13 in d = 2..5) and 2, the growth of
+# a Lipschitz kink (|x_1 - 1/3|·bubble: 1.93 to 2.09 in d = 2..5); a square-root kink grows by 2.8 to 3.0.
+SURPLUS_GROWTH = math.sqrt(2.0)
 INTERPOLATION_RTOL = 1e-12
 
 
@@ -231,46 +236,27 @@ def basis_sum_target(d: int, level: int) -> Callable[[torch.Tensor], torch.Tenso
 
 
 
-def target_gradient(f: Callable, x: torch.Tensor) -> torch.Tensor:
-    """:math:`\\nabla f(x)`, ``(n, d)``: by autograd if ``f`` is differentiable in torch, else central differences."""
-    try:
-        with torch.enable_grad():
-            xr = x.detach().clone().requires_grad_(True)
-            values = evaluate_target(f, xr)
-            if values.requires_grad:
-                (grad,) = torch.autograd.grad(values.sum(), xr, allow_unused=True)
-                if grad is not None:
-                    return grad.detach()
-    except RuntimeError:  # f leaves torch (e.g. through numpy): differentiate numerically below
-        pass
-    h = 1e-6
-    columns = []
-    for j in range(x.shape[1]):
-        up, down = x.clone(), x.clone()
-        up[:, j] = (x[:, j] + h).clamp(max=1.0)
-        down[:, j] = (x[:, j] - h).clamp(min=0.0)
-        columns.append((evaluate_target(f, up) - evaluate_target(f, down)) / (up[:, j] - down[:, j]))
-    return torch.stack(columns, dim=1)
+def scaled_surplus_maxima(interpolant: SparseGridInterpolant) -> list[float]:
+    """:math:`S_k = 2^{(p+1)k}\\max_{|\\mathbf l|_1 = k}\\max_{\\mathbf i}|v_{\\mathbf l,\\mathbf i}|` for :math:`k = d, \\dots, n + d - 1`.
 
-
-def interpolation_error(interpolant: Callable, f: Callable, x: torch.Tensor, norm: str, *,
-                        f_values: torch.Tensor | None = None, f_gradient: torch.Tensor | None = None) -> float:
-    """Error of ``interpolant`` against ``f`` on the sample ``x``: RMS, maximum or RMS of the gradient.
-
-    ``norm`` is ``L2``, ``Linf`` (the sample maximum) or ``H1``. ``L2``/``H1`` are Monte Carlo
-    estimates of :math:`\\|f - I\\|_{L_2}` and :math:`|f - I|_{H^1}`
-    on :math:`[0,1]^d`; for ``H1`` the interpolant must offer ``.gradient``.
+    For :math:`f \\in X^{p+1}_\\infty` the surpluses of the degree-:math:`p` basis satisfy
+    :math:`|v_{\\mathbf l,\\mathbf i}| \\le C\\,2^{-(p+1)|\\mathbf l|_1}` (proof of ``thm-sparse-grid-interp``;
+    :math:`C = 2^{-d}\\|\\partial_1^2\\cdots\\partial_d^2 f\\|_\\infty` for hats), so :math:`S_k` stays
+    bounded; a kink in one variable makes it grow like :math:`2^k`. Surpluses do not depend on the
+    level :math:`n` of the grid, so one interpolant gives every :math:`S_k` up to its own level.
     """
-    if norm == "H1":
-        grad_f = target_gradient(f, x) if f_gradient is None else f_gradient
-        return float((interpolant.gradient(x) - grad_f).pow(2).sum(1).mean().sqrt())
-    error = interpolant(x) - (evaluate_target(f, x) if f_values is None else f_values)
-    return float(error.pow(2).mean().sqrt()) if norm == "L2" else float(error.abs().max())
+    if not isinstance(interpolant, SparseGridInterpolant):
+        raise TypeError(f"interpolant must be a SparseGridInterpolant, got {type(interpolant).__name__}")
+    sums = interpolant.point_levels.sum(dim=1)
+    magnitude = interpolant.surpluses.abs()
+    return [float(magnitude[sums == k].max()) * 2.0 ** ((interpolant.degree + 1) * k)
+            for k in range(interpolant.d, interpolant.level + interpolant.d)]
 
 
 def check_sparse_grid_levels(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, levels: Sequence[int],
                              norm: str = "L2", degree: int = 1, samples: int = SAMPLES,
-                             build: Callable[..., SparseGridInterpolant] = sparse_grid_interpolant) -> RateCheck:
+                             build: Callable[..., SparseGridInterpolant] = sparse_grid_interpolant,
+                             seed: int = 0) -> RateCheck:
     """Theorem ``thm-sparse-grid-interp`` level by level: the error falls by a factor :math:`2^{p+1}` per level.
 
     The factor is :math:`2^{p+1}` in :math:`L_2` and :math:`L_\\infty`, :math:`2^p` in :math:`H^1`.
@@ -278,7 +264,7 @@ def check_sparse_grid_levels(f: Callable[[torch.Tensor], torch.Tensor], *, d: in
     For the degree-:math:`p` basis (:math:`p = 1`: hats, :math:`m = 2`) and :math:`f \\in X^{p+1}`,
     Bungartz and Griebel give :math:`\\|f - I_n f\\|_{L_2} \\le C 2^{-(p+1)n} n^{d-1}` and
     :math:`|f - I_n f|_{H^1} \\le C 2^{-pn}`. The errors are measured at every level of
-    ``levels`` on ``samples`` uniform random points (fixed seed; :func:`interpolation_error`),
+    ``levels`` on ``samples`` uniform random points (``seed``; :func:`interpolation_error`),
     and ``measured`` is the mean, over the last three levels, of the ratio per level
     :math:`(e_{n'}/e_n)^{1/(n - n')}` between successive measured levels :math:`n' < n`.
 
@@ -297,24 +283,51 @@ def check_sparse_grid_levels(f: Callable[[torch.Tensor], torch.Tensor], *, d: in
     smallest levels of :math:`d \\ge 4` the increments still missing outweigh any single one, so
     a dropped level shows only from level 4 or so on.
 
+    The rate is one-sided (``measured >= expected - tolerance``): the theorem is an upper bound, and
+    an error that falls faster than :math:`2^{p+1}` per level is no violation. In :math:`d \\ge 4`
+    the tolerance (:math:`\\pm 2.09` for :math:`d = 4`, :math:`\\pm 2.76` for :math:`d = 5` at the chapter's
+    levels) lets the ratio alone pass targets outside the Korobov class (ratios 2.1 to 2.5 measured
+    for a kink), so a second criterion without the logarithm decides membership: the *hierarchical
+    surpluses* must decay like :math:`2^{-(p+1)|\\mathbf l|_1}`. With
+    :math:`S_k` = :func:`scaled_surplus_maxima` of the finest interpolant, the growth per level sum
+    :math:`(S_{k_1}/S_{k_0})^{1/(k_1-k_0)}` over the last three level sums must be at most
+    ``SURPLUS_GROWTH`` :math:`= \\sqrt2`. Measured at the chapter's levels (``d`` = 2..5): at most 1.13
+    for the chapter's Korobov targets, 1.93–2.09 for :math:`|x_1 - \\tfrac13|\\prod_j 4x_j(1-x_j)` and
+    2.80–2.96 for :math:`|x_1 - \\tfrac13|^{1/2}\\prod_j 4x_j(1-x_j)`.
+
+    Pre-asymptotic false rejections. Both criteria speak of the asymptotic end; a Korobov target
+    whose features the grid does not yet resolve looks rough. :math:`\\sin(5\\pi x_1)\\sin(7\\pi x_2)`
+    is rejected on levels 3–6 in :math:`d = 2` (its surpluses still grow by 3.3 per level sum) and on
+    levels 3–9 (error ratio 2.98, below :math:`4 - 0.90`), and accepted on levels 5–10. In high
+    dimension the surpluses also rise while the levels of the directions fill in one by one: for the
+    separable :math:`\\prod_j 4x_j(1-x_j)e^{x_j}` in :math:`d = 4`, :math:`S_k` grows by 1.85 per level
+    sum up to :math:`|\\mathbf l|_1 = 8`, then by 1.34, so it is rejected on levels 3–7 (growth 1.49)
+    and accepted on levels 3–8 (1.34). A rejection at small levels means "not yet in the asymptotic regime"
+    as much as "not in the class": raise the levels before concluding.
+
     Requirements: :math:`I_n f` reproduces :math:`f` at its grid points (relative ``1e-12``), which
     fails for a mis-scaled basis or a wrong hierarchisation; every error lies above float64
-    round-off (a target that the basis reproduces exactly has no rate to measure). ``build`` replaces
-    :func:`nnproofs.sparsegrid.sparse_grid_interpolant` (negative controls).
+    round-off (a target that the basis reproduces exactly has no rate to measure); the surplus
+    decay above. ``build`` replaces :func:`nnproofs.sparsegrid.sparse_grid_interpolant` (negative
+    controls).
     """
     positive_int("d", d)
-    levels = _int_list("levels", levels)
+    levels = int_list("levels", levels)
     if levels != sorted(set(levels)) or len(levels) < 2:
         raise ValueError(f"levels must be at least two strictly increasing levels, got {levels}")
     if norm not in NORMS:
         raise ValueError(f"norm={norm!r} is not allowed; use one of {', '.join(NORMS)}")
     positive_int("samples", samples)
-    x = uniform_points(samples, d)
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be an int >= 0, got {seed!r}")
+    x = uniform_points(samples, d, seed=seed)
     f_values = evaluate_target(f, x)
     f_gradient = target_gradient(f, x) if norm == "H1" else None
     errors, points, reproduction = [], [], []
     for n in levels:
         interpolant = build(f, d=d, level=n, degree=degree)
+        if not isinstance(interpolant, SparseGridInterpolant):
+            raise TypeError(f"build must return a SparseGridInterpolant, got {type(interpolant).__name__}")
         errors.append(interpolation_error(interpolant, f, x, norm, f_values=f_values, f_gradient=f_gradient))
         points.append(interpolant.num_points)
         grid_values = evaluate_target(f, interpolant.points)
@@ -327,12 +340,17 @@ def check_sparse_grid_levels(f: Callable[[torch.Tensor], torch.Tensor], *, d: in
     n0 = levels[-len(window)]
     log_deficit = 0.0 if norm == "H1" else expected * (1 - (n0 / (n0 + 1)) ** (d - 1))
     tolerance = log_deficit + RATIO_MARGIN * expected
+    scaled = scaled_surplus_maxima(interpolant)  # the finest level's
+    first = max(len(scaled) - 1 - RATIO_WINDOW, 0)
+    head, tail = scaled[first], scaled[-1]
+    growth = (tail / head) ** (1.0 / (len(scaled) - 1 - first)) if head > 0 else (math.inf if tail > 0 else 0.0)
     return rate_check(
         f"sparse-grid interpolation, degree {degree}, d = {d}, {norm} error per level",
         points,
         errors,
         expected=expected,
         tolerance=tolerance,
+        sense=">=",
         measured=sum(window) / len(window),
         quantity=f"mean {norm} error ratio per level over the last {len(window)} levels",
         requirements={
@@ -340,8 +358,12 @@ def check_sparse_grid_levels(f: Callable[[torch.Tensor], torch.Tensor], *, d: in
                 r <= INTERPOLATION_RTOL for r in reproduction
             ),
             "every error is resolved above round-off (> 100·2^-52·max|f|)": min(errors) > resolution,
+            f"surpluses decay like 2^(-{degree + 1}|l|_1): max|v|·2^({degree + 1}|l|_1) grows by at most "
+            f"{SURPLUS_GROWTH:.3g} per level sum over the last level sums": growth <= SURPLUS_GROWTH,
         },
         notes={"levels": levels, "points N": points, "errors": errors, "ratios per level": ratios,
+               f"max|v|·2^({degree + 1}|l|_1) for |l|_1 = {d}..{levels[-1] + d - 1}": scaled,
+               "surplus growth per level sum (last level sums)": growth,
                "tolerance": f"{log_deficit:.3g} (factor n^(d-1) at level {n0}) + {RATIO_MARGIN * expected:.3g}",
                "samples": samples},
     )
@@ -363,6 +385,7 @@ def interpolant_without_level(f: Callable, *, d: int, level: int, degree: int = 
 # --------------------------------------------------------------------------------------------
 
 CHUNK_NEURONS = 1 << 23  # points x basis functions x template width evaluated at once
+MAX_PRODUCT_DEPTH = 53  # s: Yarotsky's corrections 4^-s are below float64 resolution long before; deeper only costs time
 MAX_SEQUENTIAL_PARAMETERS = 1 << 24  # to_sequential refuses larger dense matrices
 
 
@@ -477,8 +500,16 @@ class ReLUSparseGridNetwork(nn.Module):
         v = interpolant.surpluses
         self.error_bound = interpolant.levels.shape[0] * float(v.abs().max()) * ((interpolant.d - 1) * 4.0**-s + ROUNDING)
 
+    def _points(self, x: torch.Tensor) -> torch.Tensor:
+        """``x`` if it is a float64 ``(n, d)`` tensor in :math:`[0, 1]^d` (the network's weights are float64)."""
+        x = self.interpolant.validate_points(x)
+        if x.dtype != torch.float64:
+            raise TypeError(f"x must be float64 like the network's weights, got {x.dtype}")
+        return x
+
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         """:math:`\\Phi(x)` for ``x`` ``(n, d)`` in :math:`[0,1]^d` (active copies only when zero-preserving)."""
+        x = self._points(x)
         if not self.zero_preserving:
             return self.dense(x)
         interpolant = self.interpolant
@@ -506,7 +537,7 @@ class ReLUSparseGridNetwork(nn.Module):
     def dense(self, x: torch.Tensor) -> torch.Tensor:
         """:math:`\\Phi(x)` with every copy of :math:`T` evaluated (the full network's neurons)."""
         interpolant = self.interpolant
-        interpolant.validate_points(x)
+        x = self._points(x)
         template = self.template.to(x.device)
         scale = torch.exp2(interpolant.point_levels.to(device=x.device, dtype=x.dtype))
         shift = interpolant.point_indices.to(device=x.device, dtype=x.dtype)
@@ -551,7 +582,7 @@ def relu_sparse_grid_network(interpolant: SparseGridInterpolant, *, s: int,
         raise TypeError(f"interpolant must be a SparseGridInterpolant, got {type(interpolant).__name__}")
     if interpolant.degree != 1:
         raise ValueError(f"interpolant.degree={interpolant.degree}: Network A realises the hat basis; allowed: 1")
-    positive_int("s", s)
+    _require_product_depth("s", s)
     return ReLUSparseGridNetwork(interpolant, s, product)
 
 
@@ -572,7 +603,7 @@ def check_relu_sparse_grid_network(f: Callable, *, d: int, level: int, ss: Seque
     positive_int("d", d)
     if d < 2:
         raise ValueError(f"d={d}: in one dimension Network A is exact (no products); use d >= 2")
-    ss = _int_list("ss", ss)
+    ss = [_require_product_depth(f"ss[{i}]", s) for i, s in enumerate(int_list("ss", ss))]
     if len(set(ss)) < 2:
         raise ValueError(f"ss needs at least two distinct product depths, got {ss}")
     interpolant = sparse_grid_interpolant(f, d=d, level=level)
@@ -608,6 +639,13 @@ BAND = 2.0**-46  # width of the bands Omega_eps below each cell boundary, in uni
 MAX_BASE = 64  # floor-stage bases W, L <= 2^6: |u - j| / BAND < 2^52, so z + 1 is exact in float64
 PROBE_BAND = 2.0**-30  # band_profile looks into the bands on a copy with this width, wide enough to sample
 SMOOTHNESS = (2, 3)  # m: degree m - 1 per cell (hats, then the quadratic basis)
+MAX_STORED_BITS = 1 << 25  # K·E·J bits of one BitTable (int64 planes: 256 MiB); d = 1, m = 2, W = 32, L = 16 holds 23 068 672
+# Network B's nonzero parameters include the nonzero double differences of its stored bits; an ulp of
+# f moves a few quantised low bits, so the count moves by a few units between CPUs: it is reported
+# rounded to PARAMETER_DIGITS significant digits (exact on the network object, nonzero_parameters).
+PARAMETER_DIGITS = 2
+READ_BLOCK = 1 << 20  # entries of one layer's gated products read at once (8 MiB): larger blocks only churn memory
+NONZERO_KEY = f"nonzero parameters ({PARAMETER_DIGITS} significant digits)"
 
 
 def _floor_stage(r: torch.Tensor, base: int, band: float = BAND) -> tuple[torch.Tensor, torch.Tensor]:
@@ -660,9 +698,20 @@ class BitTable(nn.Module):
 
     def __init__(self, coefficients: torch.Tensor, *, W: int, L: int, J: int):
         super().__init__()
+        _require_sizes(W, L)
+        positive_int("J", J)
+        if J > MAX_BITS[torch.float64]:
+            raise ValueError(f"J={J} exceeds the 53 bits of a float64 word; allowed: 1..53")
+        if not isinstance(coefficients, torch.Tensor) or coefficients.ndim != 2 or coefficients.dtype != torch.float64:
+            raise TypeError(f"coefficients must be a float64 (K, E) tensor, got "
+                            f"{getattr(coefficients, 'dtype', type(coefficients).__name__)} "
+                            f"{tuple(getattr(coefficients, 'shape', ()))}")
         K, E = coefficients.shape
         if K != (W * L) ** 2:
             raise ValueError(f"coefficients must have (W*L)^2 = {(W * L) ** 2} rows, got {K}")
+        if K * E * J > MAX_STORED_BITS:
+            raise ValueError(f"W={W}, L={L}: {K} rows of {E} coefficients with J={J} bits are {K * E * J} stored bits; "
+                             f"allowed: at most {MAX_STORED_BITS} (lower W or L)")
         self.W, self.L, self.J, self.K, self.E, self.P = W, L, J, K, E, E * J
         device = coefficients.device
         lo = coefficients.min(dim=0).values
@@ -683,7 +732,15 @@ class BitTable(nn.Module):
         self.quantisation_bound = float(span.sum()) * 2.0**-J
 
     def read(self, r: torch.Tensor, band: float = BAND) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """:math:`\\hat c` ``(n, E)`` in :math:`[0, 1]`, the remainder :math:`\\tau` ``(n,)`` and the band mask ``(n,)`` at ``r`` ``(n,)``."""
+        """:math:`\\hat c` ``(n, E)`` in :math:`[0, 1]`, the remainder :math:`\\tau` ``(n,)`` and the band mask ``(n,)`` at ``r`` ``(n,)``.
+
+        Evaluated in blocks of points so that a layer's gated products, ``(points, P, W)``, hold at
+        most ``READ_BLOCK`` entries.
+        """
+        size = max(1, READ_BLOCK // (self.P * self.W))
+        if r.shape[0] > size:
+            parts = [self.read(r[start : start + size], band) for start in range(0, r.shape[0], size)]
+            return tuple(torch.cat(column) for column in zip(*parts))
         W, L = self.W, self.L
         s_steps, r = _floor_stage(r, W, band)
         t_steps, r = _floor_stage(r, W, band)
@@ -1308,9 +1365,12 @@ def super_approximation_network(f: Callable, *, m: int, W: int, L: int, d: int =
         if coefficient_bits > MAX_BITS[torch.float64]:
             raise ValueError(f"coefficient_bits={coefficient_bits} exceeds 53; allowed: 1..53")
     if product_depth is not None:
-        positive_int("product_depth", product_depth)
+        _require_product_depth("product_depth", product_depth)
     if not callable(f):
         raise TypeError(f"f must be a callable mapping (n, {d}) tensors to (n,) values, got {type(f).__name__}")
+    level = 2 * int(round(math.log2(W * L)))
+    bits = min(m * level + 8, MAX_BITS[torch.float64]) if coefficient_bits is None else coefficient_bits
+    _require_stored_bits((W * L) ** 2 * m * bits if d == 1 else sparse_grid_size(level, d) * bits, W, L, d)
     if d >= 2:
         return SparseSuperApproximationNetwork(f, d=d, W=W, L=L, coefficient_bits=coefficient_bits,
                                                product_depth=product_depth)
@@ -1318,6 +1378,8 @@ def super_approximation_network(f: Callable, *, m: int, W: int, L: int, d: int =
 
 
 NORMS_P = (1, 2)  # L_p norms of Network B's error that check_super_approximation measures
+GAUSS_NODES = 8  # Gauss-Legendre points per cell for Network B's L_p error in d = 1
+MAX_CHECK_DIMENSION = 2  # n^(d-1) is the asymptotic logarithm; at n <= 12 it over-corrects the slope for d >= 3
 BAND_SHARE = 0.5  # the bands may contribute at most half of ||f - Phi||_p^p
 
 
@@ -1329,20 +1391,29 @@ def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: i
     For every ``(W, L)`` in ``WL`` Network B (:func:`super_approximation_network`) is built and its
     :math:`L_p` error (``p`` 1 or 2) measured in two parts,
 
-    .. math:: \\|f - \\Phi\\|_{L_p}^p \\approx \\frac1S\\sum_{s=1}^S |f - \\Phi|^p(x_s)
+    .. math:: \\|f - \\Phi\\|_{L_p}^p \\approx \\sum_{k=0}^{K-1}\\sum_{q=1}^{8} w_q\\,|f - \\Phi|^p(x_{k,q})
               + \\int_{\\Omega_\\varepsilon} |f - \\Phi|^p:
 
-    ``samples`` uniform random points :math:`x_s` (fixed seed), which land in the bands
-    :math:`\\Omega_\\varepsilon` with probability :math:`< 4\\cdot 2^{-46}`, i.e. never, so the bands are
-    integrated separately across their width (:func:`band_profile`, ``error_integrals``). Without
-    that term a Monte Carlo error would hide them. ``measured`` is the log-log slope against the
-    *nominal* :math:`WL`; expected :math:`-2m`, tolerance 0.2.
+    off the bands Network B is a polynomial of degree :math:`m - 1` on every cell :math:`[k/K, (k+1)/K)`
+    (up to its products' :math:`4^{-s}`), so the first term is an 8-point Gauss–Legendre rule on every
+    cell (:func:`nnproofs.measure.cell_quadrature`, ``GAUSS_NODES``): an error localised in one cell,
+    at a kink of :math:`f`, is integrated, where a Monte Carlo sample with fewer points than cells
+    would miss it. The nodes lie inside the cells, never in the bands, which are integrated
+    separately across their width (:func:`band_profile`, ``error_integrals``). ``measured`` is the
+    log-log slope against the *nominal* :math:`WL`; expected :math:`-2m`, tolerance 0.2. ``samples``
+    is used in :math:`d = 2` only.
 
-    In :math:`d \\ge 2` (:math:`m = 2`, :class:`SparseSuperApproximationNetwork`) the theorem's
+    In :math:`d = 2` (:math:`m = 2`, :class:`SparseSuperApproximationNetwork`) the theorem's
     logarithms are the sparse grid's :math:`n^{d-1}` (:math:`\\|f - I_n f\\| = O(4^{-n} n^{d-1})`,
     ``thm-sparse-grid-interp``), so ``measured`` is the slope of :math:`\\|f - \\Phi\\|_{L_p} / n^{d-1}`
-    (the raw slope is in the notes). The bands, :math:`d(n-1)\\delta/2` in measure, are not sampled
-    and not integrated: the requirement bounds their share a priori by
+    (the raw slope is in the notes). :math:`d \\ge 3` is refused (``MAX_CHECK_DIMENSION``): at the
+    levels that can be built :math:`n^{d-1}` over-corrects: in :math:`d = 3` at ``WL`` = 4, 8, 16 the
+    chapter's target gives the slope :math:`-4.32` while the network stays within 0.19% of its
+    interpolant, so the check would not test the theorem. The :math:`d = 2` network is bilinear on
+    :math:`(WL)^4` cells, too many to visit: its error is a Monte Carlo mean over ``samples`` uniform
+    random points (fixed seed), which suits targets whose error is spread over the square, not errors
+    localised in a few cells. The bands, :math:`d(n-1)\\delta/2` in measure, are not sampled and not
+    integrated: the requirement bounds their share a priori by
     :math:`(M + \\max|f|)^p |\\Omega_\\varepsilon|` (:math:`M` the clip level).
 
     Requirements: off the bands the network stays within 5% of the interpolant's own error
@@ -1357,22 +1428,32 @@ def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: i
     theorem's logarithmic factors), so against actual width × depth the slope is flatter.
     """
     positive_int("d", d)
+    if d > MAX_CHECK_DIMENSION:
+        raise ValueError(f"d={d}: at the levels that can be built (n <= 12) dividing the error by n^(d-1) "
+                         f"over-corrects for d >= 3 (a network that tracks its interpolant fails the slope), so the "
+                         f"check would not test the theorem; allowed: d <= {MAX_CHECK_DIMENSION}")
     _require_smoothness(m)
     _require_wl(WL)
     positive_int("samples", samples)
     if isinstance(p, bool) or p not in NORMS_P:
         raise ValueError(f"p={p!r} is not allowed; use one of {', '.join(map(str, NORMS_P))}")
-    x = uniform_points(samples, d, seed=2)
-    f_values = evaluate_target(f, x)
-    resolution = 100 * 2.0**-52 * max(1.0, float(f_values.abs().max()))
+    sample = uniform_points(samples, d, seed=2) if d >= 2 else None
+    f_max = 0.0
     errors, interpolation, tracking, within_bound, resources, band, shares, logs = [], [], [], [], [], [], [], []
     for W, L in WL:
         network = super_approximation_network(f, m=m, W=W, L=L, d=d, coefficient_bits=coefficient_bits)
+        if d == 1:  # Gauss-Legendre on every cell: the network is a polynomial there, off the bands
+            x, weights = cell_quadrature(network.K, GAUSS_NODES)
+        else:
+            x, weights = sample, torch.full((samples,), 1.0 / samples, dtype=torch.float64, device=sample.device)
+        f_values = evaluate_target(f, x)
+        f_max = max(f_max, float(f_values.abs().max()))
+        resolution = 100 * 2.0**-52 * max(1.0, f_max)
         with torch.no_grad():
             values, in_band = network.evaluate(x)
         reference = network.interpolant(x)
         off = ~in_band
-        sampled = float((values - f_values).abs().pow(p).mean())
+        sampled = float((weights * (values - f_values).abs().pow(p)).sum())
         if d == 1:
             in_bands = band_profile(network, f).error_integrals[p]
             errors.append((sampled + in_bands) ** (1.0 / p))
@@ -1380,13 +1461,13 @@ def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: i
             in_bands = (network.clip_level + float(f_values.abs().max())) ** p * network.band_measure
             errors.append(sampled ** (1.0 / p))
         shares.append(in_bands / (sampled + in_bands))
-        interpolation.append(float((reference - f_values).abs().pow(p).mean()) ** (1.0 / p))
+        interpolation.append(float((weights * (reference - f_values).abs().pow(p)).sum()) ** (1.0 / p))
         distance = float((values - reference)[off].abs().max())
         tracking.append(distance / max(float((reference - f_values)[off].abs().max()), resolution))
         within_bound.append(distance <= network.error_bound)
         band.append(float(in_band.double().mean()))
         resources.append({"W": W, "L": L, "K": network.K, "J": network.J, "s": network.s, "width": network.width,
-                          "depth": network.depth, "nonzero parameters": network.nonzero_parameters,
+                          "depth": network.depth, NONZERO_KEY: significant(network.nonzero_parameters, PARAMETER_DIGITS),
                           "stored bits": network.stored_bits})
         logs.append(float(network.level ** (d - 1)))
     wl = [float(W * L) for W, L in WL]
@@ -1485,6 +1566,8 @@ def partitioned_network(f: Callable, *, W: int, L: int, shift: bool = True) -> P
     _require_sizes(W, L)
     if not isinstance(shift, bool):
         raise TypeError(f"shift must be a bool, got {shift!r}")
+    level = 2 * int(round(math.log2(W * L)))
+    _require_stored_bits(4 * (W * L) ** 2 * 3 * min(2 * level + 8, MAX_BITS[torch.float64]), W, L, 1)
     if not callable(f):
         raise TypeError(f"f must be a callable mapping (n, 1) tensors to (n,) values, got {type(f).__name__}")
     return PartitionedNetwork(f, W=W, L=L, shift=shift)
@@ -1521,7 +1604,7 @@ def check_partitioned_network(f: Callable[[torch.Tensor], torch.Tensor], *, WL: 
             hidden.append(float((network(probe, band=PROBE_BAND) - interpolant(probe)).abs().max()) / network.error_bound)
         values_interpolant.append(float((interpolant(x) - f_values).pow(2).mean().sqrt()))
         resources.append({"W": W, "L": L, "K": network.K, "t": network.t, "width": network.width,
-                          "depth": network.depth, "nonzero parameters": network.nonzero_parameters,
+                          "depth": network.depth, NONZERO_KEY: significant(network.nonzero_parameters, PARAMETER_DIGITS),
                           "stored bits": network.stored_bits})
     return rate_check(
         f"Network C (d = 1, m = 2, {'staggered' if shift else 'unshifted'} local networks): W1 error against nominal W·L",
@@ -1573,15 +1656,25 @@ def _require_sizes(W, L) -> None:
         raise ValueError(f"W*L must be at least 2 (K = (WL)^2 cells), got W={W}, L={L}")
 
 
+def _require_stored_bits(bits: int, W: int, L: int, d: int) -> None:
+    """Refuse at once a Network B or C whose bit tables would exceed ``MAX_STORED_BITS`` (memory, time)."""
+    if bits > MAX_STORED_BITS:
+        raise ValueError(f"W={W}, L={L} in d={d} would store about {bits} bits; allowed: at most {MAX_STORED_BITS} "
+                         f"(lower W or L)")
+
+
+def _require_product_depth(name: str, s) -> int:
+    """A product depth :math:`s` (layers of Yarotsky's square) between 1 and ``MAX_PRODUCT_DEPTH``."""
+    positive_int(name, s)
+    if s > MAX_PRODUCT_DEPTH:
+        raise ValueError(f"{name}={s} exceeds {MAX_PRODUCT_DEPTH}: the square's corrections 4^-s are below float64 "
+                         f"resolution; allowed: 1..{MAX_PRODUCT_DEPTH}")
+    return s
+
+
 def _require_smoothness(m) -> None:
     if isinstance(m, bool) or not isinstance(m, int) or m not in SMOOTHNESS:
         raise ValueError(f"m={m!r} is not implemented; allowed: {', '.join(map(str, SMOOTHNESS))}")
-
-
-def _int_list(name: str, values) -> list[int]:
-    if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, range)):
-        raise TypeError(f"{name} must be a sequence of positive ints, got {type(values).__name__}")
-    return [positive_int(f"{name}[{i}]", v) for i, v in enumerate(values)]
 
 
 # --------------------------------------------------------------------------------------------
@@ -1722,3 +1815,62 @@ def _control_unshifted() -> RateCheck:
        statement="control: m = 3 with products only as deep as the values need must be rejected in W^1")
 def _control_shallow_products() -> RateCheck:
     return check_super_approximation_derivative(korobov_example(1), m=3, WL=default_wl(3), products="Lp")
+
+
+# --------------------------------------------------------------------------------------------
+# Network B against what it costs: the classical baselines
+# --------------------------------------------------------------------------------------------
+
+MAX_CLASSICAL_CELLS = 1 << 20  # cells (hidden neurons) of the one-hidden-layer baseline
+
+
+def classical_relu_interpolant(f: Callable, *, K: int) -> nn.Sequential:
+    """The classical baseline: the piecewise-linear interpolant of ``f`` on ``K`` cells, one hidden ReLU layer.
+
+    :math:`\\Phi(x) = f(0) + \\sum_{k=0}^{K-1} c_k\\,\\rho(x - k/K)` with :math:`c_0` the slope on the first
+    cell and :math:`c_k` the change of slope at :math:`k/K`: width :math:`K`, depth 1, :math:`3K + 1`
+    parameters. For :math:`K = 2^n` it is the level-:math:`n` hat interpolant, the function that Network
+    B stores for :math:`m = 2`, so at equal :math:`K` both have the same error (up to Network B's
+    quantisation and products).
+    """
+    positive_int("K", K)
+    if K > MAX_CLASSICAL_CELLS:
+        raise ValueError(f"K={K} exceeds {MAX_CLASSICAL_CELLS} hidden neurons; allowed: 1..{MAX_CLASSICAL_CELLS}")
+    if not callable(f):
+        raise TypeError(f"f must be a callable mapping (n, 1) tensors to (n,) values, got {type(f).__name__}")
+    device = book_device.device()
+    nodes = torch.arange(K + 1, dtype=torch.float64, device=device) / K
+    values = evaluate_target(f, nodes[:, None])
+    slopes = values.diff() * K
+    changes = torch.cat([slopes[:1], slopes.diff()])
+    return relu_network([(torch.ones(K, 1, dtype=torch.float64, device=device), -nodes[:-1]),
+                         (changes[None, :], values[:1])])
+
+
+def network_b_overtakes(nonzero: int, W: int, L: int, m: int = 2, *, largest: int = 1 << 20) -> dict:
+    """Extrapolated: the smallest :math:`W = L = 2^j` where Network B has fewer nonzero parameters than the classical network.
+
+    The lookup dominates Network B's parameters: two gated products per double difference, about
+    :math:`2PW^2L` with :math:`P = mJ` bit-planes. The law :math:`c\\,P W^2 L` is fitted at the given
+    size (``nonzero`` at ``W``, ``L``: :math:`c` decreases with the size, so a constant :math:`c`
+    overstates the larger networks) and compared with the classical :math:`3K + 1`, :math:`K = (WL)^2`,
+    with :math:`J = \\min(mn + 8, 53)`, :math:`n = \\log_2 K`. Returns the fitted :math:`c`, the first
+    :math:`W = L` (a power of two up to ``largest``) where the law falls below :math:`3K + 1` (``None``
+    if none does), and the law itself at ``sides`` :math:`= W, 2W, \\dots` up to that point.
+    """
+    positive_int("nonzero", nonzero)
+    _require_sizes(W, L)
+    _require_smoothness(m)
+
+    def planes(W_: int, L_: int) -> int:
+        return m * min(m * 2 * round(math.log2(W_ * L_)) + 8, MAX_BITS[torch.float64])
+
+    c = nonzero / (planes(W, L) * W * W * L)
+    sides, law, side = [], [], W
+    while side <= largest:
+        sides.append(side)
+        law.append(c * planes(side, side) * side**3)
+        if law[-1] < 3 * side**4 + 1:
+            return {"c": c, "W = L": side, "WL": side * side, "K": side**4, "sides": sides, "nonzero law": law}
+        side *= 2
+    return {"c": c, "W = L": None, "WL": None, "K": None, "sides": sides, "nonzero law": law}

@@ -49,6 +49,8 @@ DEGREES = (1, 2)
 BOUNDARY_RTOL = 1e-12  # |f| on the boundary relative to max(1, max|f| on the grid): round-off, not a violation
 BOUNDARY_SAMPLES = 16  # random points per face of the cube, besides the dyadic ones
 CHUNK_ELEMENTS = 1 << 22  # points x levels x d entries evaluated at once
+MAX_LEVEL_INDICES = 1 << 18  # level multi-indices C(n+d-1, d) enumerated at most (d = 8, n = 6: 1 287)
+MAX_POINTS = 1 << 22  # grid points N(n, d) built at most (d = 2, n = 12: 45 057; d = 2, n = 18: 4 456 449 is refused)
 
 
 def sparse_grid_size(level: int, d: int) -> int:
@@ -66,6 +68,10 @@ def level_multi_indices(level: int, d: int) -> np.ndarray:
     """
     positive_int("level", level)
     positive_int("d", d)
+    count = math.comb(level + d - 1, d)
+    if count > MAX_LEVEL_INDICES:
+        raise ValueError(f"level={level} in d={d} has C(n+d-1, d) = {count} level multi-indices; "
+                         f"allowed: at most {MAX_LEVEL_INDICES} (lower the level or d)")
     rows = []
     for total in range(d, level + d):
         # compositions of `total` into d positive parts <-> d-1 cut points among total-1 gaps
@@ -230,6 +236,10 @@ def sparse_grid_interpolant(f: Callable[[torch.Tensor], torch.Tensor], *, d: int
         raise ValueError(f"degree={degree} is not implemented; allowed: {', '.join(map(str, DEGREES))}")
     if not callable(f):
         raise TypeError(f"f must be a callable mapping (n, {d}) tensors to (n,) values, got {type(f).__name__}")
+    size = sparse_grid_size(level, d)
+    if size > MAX_POINTS:
+        raise ValueError(f"level={level} in d={d} has N = {size} grid points; allowed: at most {MAX_POINTS} "
+                         f"(lower the level)")
     device = book_device.device()
     levels = level_multi_indices(level, d)
     sizes = np.exp2(levels - 1).astype(np.int64)  # cells per direction on each level

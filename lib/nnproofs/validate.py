@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -43,3 +44,16 @@ def as_finite_array(name: str, values, *, positive: bool = False, min_size: int 
         allowed = "finite and > 0" if positive else "finite"
         raise ValueError(f"{name}[{i}] = {array[i]!r}; every entry must be {allowed}")
     return array
+
+
+def int_list(name: str, values, minimum: int = 1) -> list[int]:
+    """``values`` as a non-empty list of ints ``>= minimum`` (a sequence or range), else an error naming ``name``."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, range)):
+        raise TypeError(f"{name} must be a sequence of positive ints, got {type(values).__name__}")
+    if len(values) == 0:
+        raise ValueError(f"{name} must hold at least one value, got an empty {type(values).__name__}")
+    values = [positive_int(f"{name}[{i}]", v) for i, v in enumerate(values)]
+    low = [v for v in values if v < minimum]
+    if low:
+        raise ValueError(f"{name} must all be >= {minimum}, got {low}")
+    return values
