@@ -15,11 +15,23 @@ import numpy as np
 import torch
 
 from . import device as book_device
-from .sparsegrid import evaluate_target
 from .validate import positive_int
 
 GOLDEN_SHIFT = (math.sqrt(5.0) - 1.0) / 2.0
 ERROR_NORMS = ("L2", "Linf", "H1")  # interpolation_error: Monte Carlo L2, sample maximum, Monte Carlo H1 semi-norm
+
+
+def evaluate_target(f: Callable, x: torch.Tensor, name: str = "f") -> torch.Tensor:
+    """``f(x)`` as a finite float64 ``(n,)`` tensor on ``x``'s device, or an error naming ``name``."""
+    values = f(x)
+    if not isinstance(values, torch.Tensor):
+        raise TypeError(f"{name} must return a torch.Tensor, got {type(values).__name__}")
+    if values.shape not in ((x.shape[0],), (x.shape[0], 1)):
+        raise ValueError(f"{name} must return shape ({x.shape[0]},) for input {tuple(x.shape)}, got {tuple(values.shape)}")
+    values = values.reshape(-1).to(device=x.device, dtype=torch.float64)
+    if not bool(torch.isfinite(values).all()):
+        raise ValueError(f"{name} returned non-finite values (NaN or inf) on [0, 1]^{x.shape[1]}")
+    return values
 
 
 def nondyadic_grid(n: int, a: float = 0.0, b: float = 1.0, *, device=None) -> torch.Tensor:

@@ -43,6 +43,7 @@ import numpy as np
 import torch
 
 from . import device as book_device
+from .measure import evaluate_target
 from .validate import positive_int
 
 DEGREES = (1, 2)
@@ -268,19 +269,6 @@ def sparse_grid_interpolant(f: Callable[[torch.Tensor], torch.Tensor], *, d: int
         offsets=torch.as_tensor(offsets, device=device),
         strides=torch.as_tensor(strides, device=device),
     )
-
-
-def evaluate_target(f: Callable, x: torch.Tensor, name: str = "f") -> torch.Tensor:
-    """``f(x)`` as a finite float64 ``(n,)`` tensor on ``x``'s device, or an error naming ``name``."""
-    values = f(x)
-    if not isinstance(values, torch.Tensor):
-        raise TypeError(f"{name} must return a torch.Tensor, got {type(values).__name__}")
-    if values.shape not in ((x.shape[0],), (x.shape[0], 1)):
-        raise ValueError(f"{name} must return shape ({x.shape[0]},) for input {tuple(x.shape)}, got {tuple(values.shape)}")
-    values = values.reshape(-1).to(device=x.device, dtype=torch.float64)
-    if not bool(torch.isfinite(values).all()):
-        raise ValueError(f"{name} returned non-finite values (NaN or inf) on [0, 1]^{x.shape[1]}")
-    return values
 
 
 def _require_zero_boundary(f: Callable, d: int, *, scale: float, device) -> None:
