@@ -172,6 +172,8 @@ def test_comparison_validation_errors():
         ns.compare_trained(x[0], x, width=4, points=8, steps=1, build="sharpened")
     with pytest.raises(TypeError, match="comparison must be a Comparison"):
         ns.check_comparison({"trained": None})
+    with pytest.raises(TypeError, match="null must be a Comparison trained on permuted targets"):
+        ns.check_comparison(ns.compare_trained(x[0], x, width=4, points=8, steps=1), null="permuted")
 
 
 @pytest.fixture(scope="module")
@@ -209,7 +211,8 @@ def test_chapter_assertions_hold_on_seeds_10_to_19(seed):
     poly, variables = rep.default_target(ns.DIMENSION)
     sizes = ns.default_sizes()
     comparison = ns.compare_trained(poly, variables, **sizes, seed=seed)
-    assert ns.check_comparison(comparison).passed
+    permuted = ns.compare_trained(poly, variables, **sizes, seed=seed, permute_targets=True)
+    assert ns.check_comparison(comparison, null=permuted).passed
     features = comparison.features
     representation = features["representation"]
     assert representation.mass[representation.offset >= 1].sum() / representation.mass.sum() > 0.5
@@ -217,7 +220,6 @@ def test_chapter_assertions_hold_on_seeds_10_to_19(seed):
     assert fractions["mass"]["trained"] > 0.5 > fractions["activity"]["trained"]
     assert comparison.distance("trained", "representation", "activity") > 2 * comparison.distance(
         "trained", "initialisation", "activity")
-    permuted = ns.compare_trained(poly, variables, **sizes, seed=seed, permute_targets=True)
     permuted_check = ns.check_comparison(permuted)
     failed = [text for text, held in permuted_check.requirements.items() if not held]
     assert failed == [f"relative test MSE <= {ns.FIT_MAX:g}"] and permuted_check.rate_holds

@@ -23,6 +23,11 @@ which for :math:`\\pi_k \\propto \\sqrt{M_k}` is :math:`((\\sum_k\\sqrt{M_k})^2 
 :math:`G_k(t) = \\int_0^{t_+} s^{2k-4}(t-s)^2/p_k(s)\\,ds`, is computed deterministically: exact sphere moments of
 :math:`q_k^2` (sympy) and a two-dimensional quadrature (:func:`radial_second_moment`).
 
+The *explicit* representation (``thm-explicit``, :func:`explicit_representation`) uses the same neurons with the
+homogeneous kernel :math:`k!\\sigma^{2k}T_\\mu^{-1}f_k` (Gaussian :math:`\\mu`) in place of :math:`q_k`. The checks:
+:func:`check_monte_carlo_rate` (the rate and the exact prediction), :func:`check_unbiasedness` (a per-point z-test of
+the mean, which sees a construction off by 10%), :func:`check_dimension_stability` and :func:`compare_constants`.
+
 The symbolic algebra (Fischer norm, heat flow, harmonic decomposition, :math:`T_\\mu`) lives in
 :mod:`nnproofs.representation_symbolic`.
 """
