@@ -172,6 +172,8 @@ def test_comparison_validation_errors():
         ns.compare_trained(x[0], x, width=4, points=8, steps=1, build="sharpened")
     with pytest.raises(TypeError, match="comparison must be a Comparison"):
         ns.check_comparison({"trained": None})
+    with pytest.raises(TypeError, match="null must be a Comparison trained on permuted targets"):
+        ns.check_comparison(ns.compare_trained(x[0], x, width=4, points=8, steps=1), null="permuted")
 
 
 @pytest.fixture(scope="module")
@@ -200,3 +202,37 @@ def test_permuted_targets_fail_the_fit_only(claim_and_controls):
     assert not null.passed
     failed = [text for text, held in null.requirements.items() if not held]
     assert failed == [f"relative test MSE <= {ns.FIT_MAX:g}"] and null.rate_holds
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(10, 20))
+def test_chapter_assertions_hold_on_seeds_10_to_19(seed):
+    """Every assertion the chapter makes on its trained networks (seed 0), at the chapter's sizes, on ten other seeds."""
+    poly, variables = rep.default_target(ns.DIMENSION)
+    sizes = ns.default_sizes()
+    comparison = ns.compare_trained(poly, variables, **sizes, seed=seed)
+    permuted = ns.compare_trained(poly, variables, **sizes, seed=seed, permute_targets=True)
+    assert ns.check_comparison(comparison, null=permuted).passed
+    features = comparison.features
+    representation = features["representation"]
+    assert representation.mass[representation.offset >= 1].sum() / representation.mass.sum() > 0.5
+    fractions = {w: comparison.negative_bias_fractions(w) for w in ns.WEIGHTINGS}
+    assert fractions["mass"]["trained"] > 0.5 > fractions["activity"]["trained"]
+    assert comparison.distance("trained", "representation", "activity") > 2 * comparison.distance(
+        "trained", "initialisation", "activity")
+    permuted_check = ns.check_comparison(permuted)
+    failed = [text for text, held in permuted_check.requirements.items() if not held]
+    assert failed == [f"relative test MSE <= {ns.FIT_MAX:g}"] and permuted_check.rate_holds
+    for w in ("mass", "activity"):
+        assert permuted.sign_gain(w) > comparison.sign_gain(w)
+    assert permuted.distance_gain("activity") > comparison.distance_gain("activity")
+    assert permuted.distance("trained", "representation", "activity") < permuted.distance(
+        "trained", "initialisation", "activity")
+    wrong_sign = ns.check_trained_neurons(poly, variables, **sizes, seed=seed, build=rep.bias_sign_control)
+    assert not wrong_sign.passed and wrong_sign.measured < 0
+    trained = comparison.networks["trained"]
+    flipped = ns.nonpositive_bias_network(trained)
+    x = measure.sample_inputs(2000, ns.DIMENSION, generator=torch.Generator().manual_seed(7))
+    with torch.no_grad():
+        assert float((flipped(x) - trained(x)).abs().max()) < 1e-10
+    assert ns.neuron_features(flipped).negative_bias_fraction("mass") > fractions["mass"]["trained"]

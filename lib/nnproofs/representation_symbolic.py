@@ -51,6 +51,11 @@ def as_poly(poly, variables) -> sympy.Poly:
     if not isinstance(expr, sympy.Expr):
         raise ValueError(f"poly must be a sympy polynomial expression, got {poly!r} ({type(expr).__name__})")
     extra = expr.free_symbols - set(variables)
+    same_name = sorted(str(e) for e in extra if str(e) in {str(v) for v in variables})
+    if same_name:
+        raise ValueError(f"poly has symbols {same_name} with the names of variables but other assumptions (a string is"
+                         " parsed into symbols without assumptions, while the variables carry theirs): build it with"
+                         " sympy.sympify(text, locals={str(v): v for v in variables})")
     if extra:
         raise ValueError(f"poly has symbols {sorted(map(str, extra))} that are not among the {len(variables)}"
                          f" variables {[str(v) for v in variables]}; the variable count must match the polynomial")
