@@ -858,6 +858,7 @@ def float32_one_ulp(seed, cache):
     return build
 
 
+@pytest.mark.slow
 def test_float32_control_is_rejected_on_every_seed():
     """Chapter cell: the float32 control is rejected, every error is at least 1e-3, and at the largest K it is at
     least 1e3 x float64's."""
