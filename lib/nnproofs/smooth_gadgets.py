@@ -45,6 +45,7 @@ EXACT_IDENTITY = ("gelu", "silu", "softplus")  # sigma(y) - sigma(-y) = y exactl
 EPS = float(np.finfo(np.float64).eps)
 MAX_ORDER = 3  # monomials y^a with a <= 3: the a-th difference loses ~ a * 53/(a+2) bits to round-off
 MIN_RELATIVE_DERIVATIVE = 1e-2  # |sigma^(a)(b)| below 1% of its maximum: the gadget's error is divided by it
+IDENTITY_SHARE = 0.1  # the identity's modelled error may be this share of the square's (see default_delta)
 SOFTPLUS_THRESHOLD = 40.0  # torch's default 20 switches to y at y > 20, an error of e^-20 = 2e-9 (see module doc)
 
 _Y = sympy.Symbol("y", real=True)
@@ -68,8 +69,10 @@ def activation_name(activation) -> str:
         raise TypeError(f"activation must be a string, one of {', '.join(ACTIVATIONS)}; got {type(activation).__name__}")
     name = activation.strip().lower()
     if name not in ACTIVATIONS:
-        raise ValueError(f"activation={activation!r} is not allowed; use a smooth activation, one of {', '.join(ACTIVATIONS)}"
-                         " (ReLU has no second derivative: its 'square gadget' computes delta*|y|, not y^2)")
+        why = (" (ReLU has no second derivative: its 'square gadget' computes delta*|y|, not y^2)" if name == "relu"
+               else " (the gadgets read exact derivatives of these five)")
+        raise ValueError(f"activation={activation!r} is not allowed; use a smooth activation, one of"
+                         f" {', '.join(ACTIVATIONS)}{why}")
     return name
 
 
@@ -182,6 +185,21 @@ def check_base_point(activation: str, order: int, base: float) -> float:
     return base
 
 
+def _delta_model(activation: str, order: int) -> tuple[np.ndarray, np.ndarray]:
+    """The candidate ``δ`` (``10^-9 .. 10^-1``) and the gadget's modelled error at each (see :func:`default_delta`)."""
+    offsets, weights, scale, kappa = STENCILS[order]
+    b = base_point(activation, order)
+    d_a = abs(derivative(activation, order, b))
+    truncation = kappa * _max_abs(activation, order + 2, b - 0.1, b + 0.1) / d_a
+    value, slope = abs(derivative(activation, 0, b)), abs(derivative(activation, 1, b))
+    deltas = np.logspace(-9, -1, 1601)
+    rounding = sum(abs(c) * (value + abs(j) * deltas * slope) for j, c in zip(offsets, weights))
+    model = truncation * deltas**2 + EPS * rounding / (scale * deltas**order * d_a)
+    if order == 2:
+        model = model + EPS * value * slope / (deltas**3 * d_a**2)
+    return deltas, model
+
+
 @functools.lru_cache(maxsize=None)
 def default_delta(activation: str, order: int) -> float:
     """The ``δ`` that minimises the gadget's error model for ``|y| <= 1`` in float64, inside a network.
@@ -199,18 +217,19 @@ def default_delta(activation: str, order: int) -> float:
     GELU and SiLU have ``σ(0) = 0``: their squares land near ``ε^(1/3) ≈ 1e-5``. Softplus, tanh and
     sigmoid have ``σ(b) ≠ 0`` at their base points, the propagated term dominates and ``δ ≈ ε^(1/5)``
     (a few 1e-4): their networks bottom out near 1e-6, GELU's and SiLU's near 1e-9.
+
+    The identity (order 1, a first difference for tanh and sigmoid only) feeds products, whose error is at
+    least the square's modelled minimum, so a much more accurate identity buys nothing but larger weights
+    ``1/(2δσ'(b))``: its ``δ`` is the largest whose modelled error is at most a tenth of that minimum
+    (:data:`IDENTITY_SHARE`; at the full minimum the networks' floor doubled). (For tanh,
+    ``σ(0) = 0`` makes the identity's own round-off ``ε`` whatever ``δ``; the unconstrained minimum sat at
+    the smallest ``δ`` tried, ``10^-9``, and the steps' slopes then made weights of ``~10^13``.)
     """
     name = activation_name(activation)
-    offsets, weights, scale, kappa = STENCILS[_order(order)]
-    b = base_point(name, order)
-    d_a = abs(derivative(name, order, b))
-    truncation = kappa * _max_abs(name, order + 2, b - 0.1, b + 0.1) / d_a
-    value, slope = abs(derivative(name, 0, b)), abs(derivative(name, 1, b))
-    deltas = np.logspace(-9, -1, 1601)
-    rounding = sum(abs(c) * (value + abs(j) * deltas * slope) for j, c in zip(offsets, weights))
-    model = truncation * deltas**2 + EPS * rounding / (scale * deltas**order * d_a)
-    if order == 2:
-        model = model + EPS * value * slope / (deltas**3 * d_a**2)
+    deltas, model = _delta_model(name, _order(order))
+    if order == 1:
+        allowed = max(float(model.min()), IDENTITY_SHARE * float(_delta_model(name, 2)[1].min()))
+        return float(deltas[np.flatnonzero(model <= allowed)[-1]])
     return float(deltas[int(np.argmin(model))])
 
 
@@ -287,31 +306,40 @@ def power_stencil(activation: str, order: int, *, delta: float | None = None, ba
                    constant=constant)
 
 
-def truncation_bound(activation: str, order: int, delta: float, base: float, radius: float = 1.0) -> float:
+def truncation_bound(activation: str, order: int, delta: float, base: float, radius: float = 1.0, *,
+                     forward: bool = False) -> float:
     """Bound on the Taylor error of the order-``order`` gadget for ``|y| <= radius``.
 
     Order 2 (the square): ``δ² radius⁴ max|σ''''| / (12 |σ''(b)|)`` with the maximum over
     ``[b - δ radius, b + δ radius]``; it is exact in the Lagrange form of the remainder
     ``σ(b+h) - 2σ(b) + σ(b-h) = h² σ''(b) + h⁴ σ''''(ξ)/12``. Orders 1 and 3 use their stencils'
     analogous constants (``1/6`` with ``σ'''``, ``1/4`` with ``σ^(5)`` and reach ``2δ radius``).
+    ``forward=True`` (order 2 only): the one-sided difference equals ``h² σ''(ξ)`` with ``ξ`` within ``2h``
+    of ``b`` (mean value theorem for divided differences), so the bound is
+    ``2δ radius³ max|σ'''| / |σ''(b)|`` over ``[b - 2δ radius, b + 2δ radius]``: first order in ``δ``.
     """
     name = activation_name(activation)
-    _, _, _, kappa = STENCILS[_order(order)]
+    _, _, _, kappa = STENCILS[_forward_order(order, forward)]
     delta, base, radius = _positive("delta", delta), finite_real("base", base), _positive("radius", radius)
+    if forward:
+        top = _max_abs(name, 3, base - 2.0 * delta * radius, base + 2.0 * delta * radius)
+        return 2.0 * delta * radius**3 * top / abs(derivative(name, 2, base))
     reach = (2.0 if order == 3 else 1.0) * delta * radius
     top = _max_abs(name, order + 2, base - reach, base + reach)
     return kappa * delta**2 * radius ** (order + 2) * top / abs(derivative(name, order, base))
 
 
-def rounding_bound(activation: str, order: int, delta: float, base: float, radius: float = 1.0) -> float:
+def rounding_bound(activation: str, order: int, delta: float, base: float, radius: float = 1.0, *,
+                   forward: bool = False) -> float:
     """Bound on the float64 round-off of the order-``order`` gadget for ``|y| <= radius``.
 
     Each of the neurons' values ``σ(b + jδy)`` is computed with a relative error of a few ulps and its
     argument rounds to a relative ``ε``; the weighted sum and the bias add one rounding each. We
-    allow ``8ε`` per value: ``8ε Σ_j |c_j| (max|σ| + (|b| + |j|δ radius) max|σ'|) / (K_a δ^a |σ^(a)(b)|)``.
+    allow ``8ε`` per value: ``8ε Σ_j |c_j| (max|σ| + (|b| + |j|δ radius) max|σ'|) / (K_a δ^a |σ^(a)(b)|)``,
+    over the central stencil's offsets or, with ``forward=True``, the one-sided ones ``(2, 1, 0)``.
     """
     name = activation_name(activation)
-    offsets, weights, scale, _ = STENCILS[_order(order)]
+    offsets, weights, scale, _ = FORWARD_STENCIL if forward else STENCILS[_forward_order(order, forward)]
     delta, base, radius = _positive("delta", delta), finite_real("base", base), _positive("radius", radius)
     reach = 2.0 * delta * radius
     top0 = _max_abs(name, 0, base - reach, base + reach)
@@ -324,6 +352,13 @@ def _order(order) -> int:
     if isinstance(order, bool) or order not in STENCILS:
         raise ValueError(f"order must be 1, 2 or 3 (identity, square, cube), got {order!r}")
     return order
+
+
+def _forward_order(order, forward: bool) -> int:
+    """``order`` validated; the forward (one-sided) stencil exists for the square only."""
+    if forward and _order(order) != 2:
+        raise ValueError(f"the forward (one-sided) stencil exists for order 2 only, got order={order}")
+    return _order(order)
 
 
 def _positive(name: str, value) -> float:
