@@ -20,13 +20,13 @@ of Baturin 2026) as explicit segments:
    \\lVert \\tilde w_j - u_{k(j)}\\rVert`;
 3. *consolidate* (function-exact, cost at most its start): each cell's output weight moves onto one slot;
 4. *free moves* of slots with :math:`a_j = 0`, the *bridge* in output weights only (convex in t, so
-   below the larger endpoint), *transfers* (function-exact) that reorder the slots;
+   below the chord between its endpoint costs), *transfers* (function-exact) that reorder the slots;
 5. the second network's steps 1-3, reversed.
 
 :func:`audit` verifies every segment's guarantee on data, :func:`barrier` / :func:`profile` sample the
 cost along any :class:`Path` (also the baselines :func:`straight_line`, :func:`matched_line` and
-:func:`bezier_paths`), and :func:`check_barrier_decay` / :func:`check_zero_barrier_1d` are the
-chapter's executable claims.
+:func:`bezier_paths`), and :func:`check_barrier_decay` (worst-case rate), :func:`check_trained_barriers`
+(the certificate on trained networks) and :func:`check_zero_barrier_1d` are the chapter's executable claims.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ from torch import nn
 from . import device as book_device
 from .ledger import claim
 from .networks import affine_maps
-from .rates import RateCheck, rate_check
+from .rates import RateCheck, fit_loglog, rate_check
 from .validate import finite_real, positive_int
 
 Network = tuple[torch.Tensor, torch.Tensor]
@@ -57,16 +57,18 @@ FEASIBILITY_RTOL = 1e-12  # ‖w_j‖ ≤ 1 + this: the projection w / max(1, �
 FUNCTION_ATOL = 1e-10  # function-exact segments: |f_t − f_0| ≤ this (float64 round-off is ~1e-14 here)
 COST_ATOL = 1e-12  # monotone / convex / constant segments: cost allowed above its bound by round-off only
 ZERO_BARRIER_ATOL = 1e-12  # n = 1: the barrier is exactly 0, measured to round-off
-RELATIVE_BARRIER_MAX = 1e-3  # adaptive path on trained networks, m ≥ RELATIVE_BARRIER_WIDTH
-RELATIVE_BARRIER_WIDTH = 32
-SLOPE_TOL = {2: 0.10, 3: 0.08}  # two-sided tolerance of the worst-case certificate slope (see check_barrier_decay)
+SLOPE_TOL = {2: 0.08, 3: 0.06}  # worst-case mean-certificate slope: its offset from −1/(n−1) plus 4 standard
+#   deviations over seed offsets (20 offsets at ci sizes: −1.019 ± 0.015 for n = 2, −0.516 ± 0.010 for n = 3)
+CONVEXITY_ATOL = 1e-12  # a loss's second differences on LOSS_PROBE may fall below 0 by round-off only
+LOSS_PROBE = (-40.0, 40.0, 4001)  # predictions (start, stop, count) on which a loss's convexity and Lipschitz
+#   constant are verified, for the targets LOSS_PROBE_TARGETS; spacing 0.02, logits up to ±40
+LOSS_PROBE_TARGETS = (0.0, 0.25, 0.5, 1.0)
 CHUNK_ELEMENTS = {"cpu": 1 << 18, "cuda": 1 << 24}  # parameter sets × hidden units × data points at once:
 #   on a CPU the (sets, m, N) hidden activations should stay in cache (2 MiB); a GPU wants large batches
 
 COVERS = ("adaptive", "grid")
 SPHERIZATIONS = ("curve", "chord", "none")
 BRIDGES = ("output", "joint")
-KINDS = ("spread", "trained")
 EXACT_KINDS = ("prune", "spherize", "consolidate", "free", "transfer")
 
 
@@ -107,10 +109,39 @@ LOSSES = {
 
 
 def get_loss(loss: str) -> Loss:
-    """The loss named ``loss`` (``'huber'`` or ``'bce'``), with its Lipschitz constant."""
+    """The loss named ``loss`` (a key of ``LOSSES``: ``'huber'``, ``'bce'``), verified convex and Lipschitz.
+
+    The proof of Theorem ``thm-barrier-decay`` uses two properties of ``ℓ(·, y)``: convexity (the bridge
+    stays below its larger endpoint) and the Lipschitz constant ``L`` (the merge certificate). Both are
+    verified on a grid of predictions (``LOSS_PROBE``) for the targets ``LOSS_PROBE_TARGETS``: second
+    differences ``≥ −CONVEXITY_ATOL·(1 + |ℓ|)`` and difference quotients ``≤ L(1 + 1e-9)``. A loss that
+    fails raises ``ValueError``, so a non-convex loss added to ``LOSSES`` cannot pass an audit.
+    """
     if not isinstance(loss, str) or loss not in LOSSES:
         raise ValueError(f"loss must be one of {', '.join(LOSSES)}, got {loss!r}")
-    return LOSSES[loss]
+    return _verified(LOSSES[loss])
+
+
+@functools.lru_cache(maxsize=16)
+def _verified(loss: Loss) -> Loss:
+    start, stop, count = LOSS_PROBE
+    p = torch.linspace(start, stop, count, dtype=torch.float64)
+    y = torch.tensor(LOSS_PROBE_TARGETS, dtype=torch.float64)[:, None]
+    values = loss(p.expand(len(y), -1), y)
+    if values.shape != (len(y), count) or not bool(torch.isfinite(values).all()):
+        raise ValueError(f"loss {loss.name!r} must map predictions (T, P) and targets (T, 1) to finite values (T, P)")
+    second = values[:, 2:] - 2 * values[:, 1:-1] + values[:, :-2]
+    allowed = CONVEXITY_ATOL * (1 + values[:, 1:-1].abs())
+    if bool((second < -allowed).any()):
+        i, j = divmod(int((second + allowed).argmin()), second.shape[1])
+        raise ValueError(f"loss {loss.name!r} is not convex in the prediction: second difference"
+                         f" {float(second[i, j]):.3g} at p = {float(p[j + 1]):.3g}, y = {float(y[i, 0]):g}; the bridge"
+                         " of Theorem thm-barrier-decay needs a convex loss")
+    slope = float(((values[:, 1:] - values[:, :-1]) / (p[1] - p[0])).abs().max())
+    if slope > loss.lipschitz * (1 + 1e-9):
+        raise ValueError(f"loss {loss.name!r} declares lipschitz = {loss.lipschitz:g} but its difference quotients"
+                         f" reach {slope:.6g}; the merge certificate needs a true Lipschitz constant")
+    return loss
 
 
 def _choice(name: str, value, allowed: tuple[str, ...]) -> str:
@@ -126,6 +157,9 @@ def _float64(name: str, value) -> torch.Tensor:
         raise TypeError(f"{name} must be a torch tensor (or numpy array), got {type(value).__name__}")
     if not (value.is_floating_point() or value.dtype in (torch.int32, torch.int64)):
         raise TypeError(f"{name} must hold real numbers, got dtype {value.dtype}")
+    if value.device.type == "meta":
+        raise ValueError(f"{name} is on the meta device (a shape without values); the construction needs values:"
+                         " put it on 'cpu' or 'cuda'")
     value = value.detach().to(torch.float64)
     if not bool(torch.isfinite(value).all()):
         raise ValueError(f"{name} contains NaN or inf")
@@ -197,6 +231,8 @@ def _shapes(W, a, x) -> None:
     for name, value in (("W", W), ("a", a), ("x", x)):
         if not isinstance(value, torch.Tensor):
             raise TypeError(f"{name} must be a torch tensor, got {type(value).__name__}")
+        if value.device.type == "meta":
+            raise ValueError(f"{name} is on the meta device (a shape without values): put it on 'cpu' or 'cuda'")
     if W.ndim < 2 or x.ndim != 2 or W.shape[-1] != x.shape[1] or a.shape != W.shape[:-1]:
         raise ValueError(f"need W (..., m, n), a (..., m), x (N, n) with matching m and n; got W {tuple(W.shape)},"
                          f" a {tuple(a.shape)}, x {tuple(x.shape)}")
@@ -248,7 +284,7 @@ GUARANTEES = {
     "consolidate": "function-exact, cost at most its start",
     "free": "function-exact, cost constant",
     "transfer": "function-exact, cost constant",
-    "bridge": "cost at most the larger endpoint (convex in t)",
+    "bridge": "cost convex in t: at most the chord between its endpoint costs",
     "line": "none",
     "bezier": "none",
 }
@@ -555,11 +591,14 @@ def _bridge(A: Canonical, B: Canonical, *, bridge: str) -> list[Segment]:
     (B's own slot) unless ``r_k`` is one of A's slots, then a slot outside both. That needs
     ``K_A + K_B ≤ m`` (counting occupied cells) and makes every later transfer conflict-free.
     """
-    m = A.W.shape[0]
+    m, n = A.W.shape
     need = A.slots.numel() + B.slots.numel()
     if need > m:
+        hint = ("in 1-D each network that uses both directions ±1 occupies 2 cells, so this construction needs"
+                " m >= 4" if n == 1 else
+                f"pass fewer cells (cells <= m // 2 = {m // 2} guarantees K_A + K_B <= m)")
         raise ValueError(f"the bridge needs K_A + K_B = {A.slots.numel()} + {B.slots.numel()} = {need} slots,"
-                         f" but the networks have m = {m} (the construction needs m >= K_A + K_B; in 1-D, m >= 4)")
+                         f" but the networks have m = {m}: {hint}")
     in_A = torch.zeros(m, dtype=torch.bool, device=A.W.device)
     in_A[A.slots] = True
     in_B = torch.zeros_like(in_A)
@@ -812,7 +851,7 @@ def audit(path: Path, x, y, *, loss: str, lam: float, points_per_segment: int = 
 
     Exact kinds: ``|f_t − f_0| ≤ FUNCTION_ATOL`` at every sample; prune and spherize: cost
     non-increasing between consecutive samples; consolidate: cost ≤ its start; free and transfer:
-    cost constant; bridge: cost ≤ the larger endpoint; merge: cost ≤ start + ``L·mean‖x‖·μ_side``.
+    cost constant; bridge: cost ≤ the chord ``(1−t)C₀ + tC₁`` (convexity); merge: cost ≤ start + ``L·mean‖x‖·μ_side``.
     All up to ``COST_ATOL`` (round-off of a float64 mean). Also returns the sampled peak and level
     ``max(C₀, C₁)`` (hence the barrier), the level and peak between the spherized networks (hence
     :attr:`Audit.merge_barrier`), the certificate :meth:`Path.certificate` and its prefactor.
@@ -832,8 +871,8 @@ def audit(path: Path, x, y, *, loss: str, lam: float, points_per_segment: int = 
             excess = float((ci - ci[0]).max())
         elif segment.kind in ("free", "transfer"):
             excess = float((ci - ci[0]).abs().max())
-        else:  # bridge
-            excess = float(ci.max() - torch.maximum(ci[0], ci[-1]))
+        else:  # bridge: f_t is affine in t, so C is convex in t and below the chord between its endpoints
+            excess = float((ci - ((1 - local) * ci[0] + local * ci[-1])).max())
         allowed = COST_ATOL
         if segment.kind == "merge":
             allowed += lipschitz * mean_norm * path.moments[0 if segment.side == "A" else 1]
@@ -969,12 +1008,17 @@ def matched_line(A, B) -> Path:
 
 
 def bezier_paths(pairs: Sequence[tuple], x, y, *, loss: str, lam: float = LAMBDA, steps: int = 300,
-                 samples: int = 8, lr: float = 0.01, seed: int = 0) -> list[Path]:
+                 samples: int = 8, lr: float = 0.01, converge: float | None = None, check_every: int = 50,
+                 seed: int = 0) -> list[Path]:
     """Quadratic Bezier curves ``(1−t)²θ_A + 2t(1−t)θ_c + t²θ_B`` with trained control points (Garipov et al.).
 
-    All pairs (same shape) are trained at once: ``θ_c`` starts at the midpoint; each of ``steps`` Adam
-    steps averages the cost at ``samples`` uniform random ``t``; ``W_c`` is projected onto the unit
-    ball after each step, so the whole curve is feasible (the Bernstein weights are a convex combination).
+    All pairs (same shape) are trained at once: ``θ_c`` starts at the midpoint; each Adam step averages
+    the cost at ``samples`` uniform random ``t``; ``W_c`` is projected onto the unit ball after each
+    step, so the whole curve is feasible (the Bernstein weights are a convex combination).
+    ``steps`` Adam steps, or with ``converge`` a stopping rule: every ``check_every`` steps the largest
+    barrier over the pairs is evaluated at 101 times, and training stops when it is at most
+    ``COST_ATOL`` or fell by less than the fraction ``converge`` since the previous evaluation
+    (``steps`` is then the cap). ``path.info["steps"]`` is the number of steps taken.
     """
     if len(pairs) == 0:
         raise ValueError("pairs must contain at least one pair (A, B)")
@@ -983,6 +1027,9 @@ def bezier_paths(pairs: Sequence[tuple], x, y, *, loss: str, lam: float = LAMBDA
     if len(shapes) != 1:
         raise ValueError(f"every network in pairs must have the same shape, got {sorted(shapes)}")
     steps, samples = positive_int("steps", steps), positive_int("samples", samples)
+    check_every = positive_int("check_every", check_every)
+    if converge is not None and not 0 <= finite_real("converge", converge) < 1:
+        raise ValueError(f"converge must be a fraction in [0, 1) or None, got {converge!r}")
     loss_fn, lam = get_loss(loss), _lam(lam)
     device = nets[0][0][0].device
     x, y = _data(x, y, n=nets[0][0][0].shape[1], loss=loss)
@@ -995,19 +1042,35 @@ def bezier_paths(pairs: Sequence[tuple], x, y, *, loss: str, lam: float = LAMBDA
     ac = (0.5 * (aA + aB)).requires_grad_()
     optimiser = torch.optim.Adam([Wc, ac], lr=lr)
     generator = _generator(seed, device)
-    for _ in range(steps):
-        t = torch.rand(samples, 1, 1, generator=generator, dtype=torch.float64, device=device)
+
+    def curve(t):
         b0, b1, b2 = (1 - t) ** 2, 2 * t * (1 - t), t**2
-        W = b0[..., None] * WA + b1[..., None] * Wc + b2[..., None] * WB  # (samples, P, m, n)
-        a = b0 * aA + b1 * ac + b2 * aB
+        return (b0[..., None] * WA + b1[..., None] * Wc + b2[..., None] * WB,  # (T, P, m, n)
+                b0 * aA + b1 * ac + b2 * aB)
+
+    def largest_barrier() -> float:
+        with torch.no_grad():
+            W, a = curve(torch.linspace(0, 1, 101, dtype=torch.float64, device=device)[:, None, None])
+            _, c = _values(W.reshape(-1, *W.shape[2:]), a.reshape(-1, a.shape[-1]), x, y, loss_fn, lam)
+            c = c.reshape(101, -1)
+            return float((c.max(0).values - torch.maximum(c[0], c[-1])).max())
+
+    previous, taken = math.inf, 0
+    for taken in range(1, steps + 1):
+        W, a = curve(torch.rand(samples, 1, 1, generator=generator, dtype=torch.float64, device=device))
         optimiser.zero_grad(set_to_none=True)
         (loss_fn(_forward(W, a, x), y).mean(-1) + lam * a.abs().sum(-1)).mean(0).sum().backward()
         optimiser.step()
         with torch.no_grad():
             Wc /= Wc.norm(dim=-1, keepdim=True).clamp_min(1.0)
+        if converge is not None and taken % check_every == 0:
+            current = largest_barrier()
+            if current <= COST_ATOL or previous - current <= converge * previous:
+                break
+            previous = current
     Wc, ac = Wc.detach(), ac.detach()
-    return [Path((Segment("bezier", "bridge", WA[p], aA[p], WB[p], aB[p], curve="bezier", control=(Wc[p], ac[p])),))
-            for p in range(len(nets))]
+    return [Path((Segment("bezier", "bridge", WA[p], aA[p], WB[p], aB[p], curve="bezier", control=(Wc[p], ac[p])),),
+                 info={"steps": taken}) for p in range(len(nets))]
 
 
 METHODS = ("straight line", "weight matching + line", "Bezier", "weight matching + Bezier",
@@ -1015,17 +1078,20 @@ METHODS = ("straight line", "weight matching + line", "Bezier", "weight matching
 
 
 def compare_paths(pairs: Sequence[tuple], x, y, *, loss: str, lam: float = LAMBDA, bezier_steps: int = 300,
-                  seed: int = 0) -> dict[str, dict[str, list]]:
-    """Every method of ``METHODS`` on the same ``pairs``, with the same cost and barrier conventions.
+                  methods: Sequence[str] = METHODS, seed: int = 0) -> dict[str, dict[str, list]]:
+    """Every method of ``methods`` (default ``METHODS``) on the same ``pairs``, same cost, same barrier conventions.
 
-    For each method: ``"barrier"``, ``"mean"``, ``"interpolated"`` (the three conventions of
-    :meth:`Profile.barriers`, per pair), ``"certificate"`` (per pair; ``None`` for the methods that
-    give none) and ``"seconds"``: process time to *find* the path, per pair (Bezier curves are
-    trained for all pairs at once, ``bezier_steps`` Adam steps, and the time is divided by the
-    number of pairs). Sampling: 51 points on lines, 101 on Bezier curves, 17 per constructive segment.
+    For each method, per pair: ``"max"``, ``"mean"``, ``"interpolated"`` (the three conventions of
+    :meth:`Profile.barriers`), ``"level"`` (``max(C_A, C_B)``, the same for every method),
+    ``"certificate"`` (``None`` for the methods that give none); and ``"seconds"``: process time to
+    *find* the path, per pair (Bezier curves are trained for all pairs at once, ``bezier_steps`` Adam
+    steps, and the time is divided by the number of pairs). Sampling: 51 points on lines, 101 on
+    Bezier curves, 17 per constructive segment.
     """
     if len(pairs) == 0:
         raise ValueError("pairs must contain at least one pair (A, B)")
+    if isinstance(methods, str) or not methods or any(m not in METHODS for m in methods):
+        raise ValueError(f"methods must be a non-empty sequence of names from {METHODS}, got {methods!r}")
     loss_fn, lam = get_loss(loss), _lam(lam)
     pairs = [(as_network(f"pairs[{i}][0]", A), as_network(f"pairs[{i}][1]", B)) for i, (A, B) in enumerate(pairs)]
 
@@ -1034,23 +1100,24 @@ def compare_paths(pairs: Sequence[tuple], x, y, *, loss: str, lam: float = LAMBD
         paths = build()
         return paths, (time.process_time() - start) / len(pairs)
 
-    found = {
-        "straight line": timed(lambda: [straight_line(A, B) for A, B in pairs]),
-        "weight matching + line": timed(lambda: [matched_line(A, B) for A, B in pairs]),
-        "Bezier": timed(lambda: bezier_paths(pairs, x, y, loss=loss, lam=lam, steps=bezier_steps, seed=seed)),
-        "weight matching + Bezier": timed(lambda: bezier_paths([(A, weight_matching(A, B)[0]) for A, B in pairs],
-                                                               x, y, loss=loss, lam=lam, steps=bezier_steps,
-                                                               seed=seed)),
-        "constructive (grid)": timed(lambda: [constructive_path(A, B, x, cover="grid") for A, B in pairs]),
-        "constructive (adaptive)": timed(lambda: [constructive_path(A, B, x, cover="adaptive") for A, B in pairs]),
+    builders = {
+        "straight line": lambda: [straight_line(A, B) for A, B in pairs],
+        "weight matching + line": lambda: [matched_line(A, B) for A, B in pairs],
+        "Bezier": lambda: bezier_paths(pairs, x, y, loss=loss, lam=lam, steps=bezier_steps, seed=seed),
+        "weight matching + Bezier": lambda: bezier_paths([(A, weight_matching(A, B)[0]) for A, B in pairs],
+                                                         x, y, loss=loss, lam=lam, steps=bezier_steps, seed=seed),
+        "constructive (grid)": lambda: [constructive_path(A, B, x, cover="grid") for A, B in pairs],
+        "constructive (adaptive)": lambda: [constructive_path(A, B, x, cover="adaptive") for A, B in pairs],
     }
+    found = {method: timed(builders[method]) for method in METHODS if method in methods}
     points = {"straight line": 51, "weight matching + line": 51, "Bezier": 101, "weight matching + Bezier": 101}
     table = {}
     for method, (paths, seconds) in found.items():
-        conventions = [profile(p, x, y, loss=loss, lam=lam, points_per_segment=points.get(method, 17)).barriers()
-                       for p in paths]
+        profiles = [profile(p, x, y, loss=loss, lam=lam, points_per_segment=points.get(method, 17)) for p in paths]
+        conventions = [p.barriers() for p in profiles]
         table[method] = {
             **{key: [c[key] for c in conventions] for key in ("max", "mean", "interpolated")},
+            "level": [max(float(p.cost[0]), float(p.cost[-1])) for p in profiles],
             "certificate": [p.certificate(x, loss_fn.lipschitz) if p.moments is not None else None for p in paths],
             "seconds": seconds,
         }
@@ -1082,16 +1149,19 @@ def _check_data(data, n: int, loss: str, seed: int, device):
 
 REQ_EXACT = f"function-exact segments reproduce f within {FUNCTION_ATOL:g} on every pair"
 REQ_MONOTONE = f"cost non-increasing along spherization, ≤ its start along consolidation (+{COST_ATOL:g})"
-REQ_BRIDGE = f"bridge cost ≤ its larger endpoint (+{COST_ATOL:g}) on every pair"
+REQ_CONSTANT = f"cost constant along free moves and transfers (±{COST_ATOL:g}) on every pair"
+REQ_BRIDGE = f"bridge cost ≤ the chord between its endpoint costs (+{COST_ATOL:g}) on every pair"
 REQ_CERTIFICATE = ("barrier above the spherized endpoints ≤ certificate L·mean‖x‖·max_side Σ|ã_j|‖w̃_j − u_k(j)‖"
                    f" (+{COST_ATOL:g}) on every pair")
 
 
 def _audit_requirements(audits: Sequence[Audit]) -> dict[str, bool]:
+    """Every guarantee that :attr:`Audit.holds` enforces, grouped by the ingredient of the proof it tests."""
     segments = [s for a in audits for s in a.segments]
     return {
         REQ_EXACT: all(s.function_change <= FUNCTION_ATOL for s in segments if s.exact),
         REQ_MONOTONE: all(s.excess <= s.allowed for s in segments if s.kind in ("prune", "spherize", "consolidate")),
+        REQ_CONSTANT: all(s.excess <= s.allowed for s in segments if s.kind in ("free", "transfer")),
         REQ_BRIDGE: all(s.excess <= s.allowed for s in segments if s.kind == "bridge"),
         REQ_CERTIFICATE: all(a.merge_barrier <= a.certificate + COST_ATOL
                              and all(s.holds for s in a.segments if s.kind == "merge") for a in audits),
@@ -1102,49 +1172,71 @@ def _pairs(W: torch.Tensor, a: torch.Tensor) -> list[tuple[Network, Network]]:
     return [((W[i], a[i]), (W[j], a[j])) for i, j in itertools.combinations(range(W.shape[0]), 2)]
 
 
-def check_barrier_decay(*, n: int, widths: Sequence[int], kind: str = "spread", seeds: int = 5,
-                        loss: str = "huber", data=None, cover: str = "grid", cells: int | None = None,
-                        spherization: str = "curve", bridge: str = "output", lam: float = LAMBDA,
-                        steps: int | None = None, tolerance: float | None = None,
-                        relative_barrier: float | None = RELATIVE_BARRIER_MAX, seed: int = 0) -> RateCheck:
-    """Theorem ``thm-barrier-decay`` (n ≥ 2): the barrier bound decays like ``m^{−1/(n−1)}``.
-
-    ``kind="spread"``: for every width ``m``, ``seeds`` pairs of independent :func:`spread_network` s
-    (a worst case: nothing to merge for free); the rate is the log-log slope of the largest
-    certificate ``L·mean‖x‖·max(μ_A, μ_B)`` over the pairs against ``m``, two-sided:
-    ``−1/(n−1) ± tolerance`` (default ``SLOPE_TOL``: 0.10 for n = 2, 0.08 for n = 3, where the fitted
-    slope's standard error is 0.01-0.03 and the rest allows for the pre-asymptotic covering radius
-    at ``K = 8``; ``0.25/(n−1)`` for ``n ≥ 4``, whose covers are centroidal, not lattices).
-
-    ``kind="trained"``: ``seeds`` networks per width trained on ``data`` (default :func:`teacher_data`)
-    with ``loss``, every pair of them, joined with ``cover``. The theorem bounds the barrier by
-    ``L·mean‖x‖·max Σ_j|ã_j| · δ(U)``; training scales the output layer differently at each width
-    (cross-entropy logits grow), so the rate is fitted to the largest *normalised* barrier
-    :attr:`Audit.normalized_barrier`: the barrier above the spherized endpoints (never smaller than
-    the barrier, and not masked to 0 by the cost that spherization saves) divided by
-    ``L·mean‖x‖·max Σ_j|ã_j|``. It is one-sided: at least as fast as the theorem,
-    ``≤ −1/(n−1) + tolerance``; the theorem bounds the barrier, it does not predict it. With
-    ``relative_barrier`` (default ``1e-3``; ``None`` to skip) a further requirement: the adaptive
-    path's relative barrier ``B/max(C_A, C_B)`` is at most this on every pair with ``m ≥ 32`` (an
-    observation about trained networks, which condense; not a consequence of the theorem).
-
-    Both kinds also require, on every pair, what :func:`audit` checks: exact segments exact to
-    1e-10, monotone spherization, the bridge below its larger endpoint, the barrier above the
-    spherized endpoints below the certificate. ``cells``, ``spherization`` and ``bridge`` are passed
-    to :func:`constructive_path` (for the negative controls).
-    """
+def _rate_inputs(n, widths, seeds, minimum_seeds: int = 1):
     n = positive_int("n", n)
     if n < 2:
         raise ValueError(f"n must be >= 2 for the rate m^(−1/(n−1)), got {n}; n = 1 is check_zero_barrier_1d")
     widths = _int_list("widths", widths, 4)
     if len(set(widths)) < 2:
         raise ValueError(f"widths needs at least two distinct widths to fit a rate, got {widths}")
-    kind = _choice("kind", kind, KINDS)
     seeds = positive_int("seeds", seeds)
-    if kind == "trained" and seeds < 2:
-        raise ValueError(f"seeds must be >= 2 for kind='trained' (pairs of trained networks), got {seeds}")
-    if relative_barrier is not None and finite_real("relative_barrier", relative_barrier) < 0:
-        raise ValueError(f"relative_barrier must be >= 0 or None, got {relative_barrier!r}")
+    if seeds < minimum_seeds:
+        raise ValueError(f"seeds must be >= {minimum_seeds} (pairs of trained networks), got {seeds}")
+    return n, widths, seeds
+
+
+def spread_pairs(n: int, width: int, *, seeds: int, seed: int = 0, device=None) -> list[tuple[Network, Network]]:
+    """``seeds`` pairs of independent :func:`spread_network` s; offset ``seed`` uses the network seeds
+    ``2·seeds·seed + 2s`` and ``+ 1`` for pair ``s``, so different offsets share no network."""
+    n, width, seeds = positive_int("n", n), positive_int("width", width), positive_int("seeds", seeds)
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+    base = 2 * seeds * seed
+    return [(spread_network(n, width, seed=base + 2 * s, device=device),
+             spread_network(n, width, seed=base + 2 * s + 1, device=device)) for s in range(seeds)]
+
+
+def spread_certificate_slopes(n: int, widths: Sequence[int], *, seeds: int, offsets: Sequence[int],
+                              cover: str = "grid") -> list[float]:
+    """The fitted slope of the mean certificate against ``m`` for each seed offset (no audit: the spread
+    of the statistic that :func:`check_barrier_decay` fits, from which ``SLOPE_TOL`` is set)."""
+    n, widths, seeds = _rate_inputs(n, widths, seeds)
+    offsets = [int(o) for o in offsets]
+    x = torch.zeros(1, n, dtype=torch.float64)
+    x[0, 0] = 1.0  # the certificate's data factor mean‖x‖ = 1 does not change a slope
+    slopes = []
+    for offset in offsets:
+        means = [float(np.mean([constructive_path(A, B, x, cover=cover).certificate(x, 1.0)
+                                for A, B in spread_pairs(n, m, seeds=seeds, seed=offset)])) for m in widths]
+        slopes.append(fit_loglog(widths, means).slope)
+    return slopes
+
+
+def check_barrier_decay(*, n: int, widths: Sequence[int], seeds: int = 5, loss: str = "huber", data=None,
+                        cover: str = "grid", cells: int | None = None, spherization: str = "curve",
+                        bridge: str = "output", lam: float = LAMBDA, tolerance: float | None = None,
+                        seed: int = 0) -> RateCheck:
+    """Theorem ``thm-barrier-decay`` (n ≥ 2) on worst-case networks: the certificate decays like ``m^{−1/(n−1)}``.
+
+    For every width ``m``, ``seeds`` pairs of independent :func:`spread_network` s (:func:`spread_pairs`
+    with offset ``seed``: nothing to merge for free) are joined by :func:`constructive_path` and audited
+    on ``data`` (default :func:`teacher_data`, which fixes ``mean‖x‖``) with ``loss``.
+
+    Claim: the log-log slope of the *mean* certificate ``L·mean‖x‖·max(μ_A, μ_B)`` over the pairs
+    against ``m`` is ``−1/(n−1) ± tolerance`` (two-sided: the certificate of spread networks is the
+    covering radius times a mass, it follows the rate in both directions). Tolerance: ``SLOPE_TOL``,
+    0.08 for n = 2 and 0.06 for n = 3, the slope's offset from ``−1/(n−1)`` plus four standard deviations
+    over 20 seed offsets at the chapter's sizes (:func:`spread_certificate_slopes`); ``0.25/(n−1)`` for
+    ``n ≥ 4``, whose covers are centroidal, not lattices. (The mean is fitted, not the largest
+    certificate: a maximum over a few pairs spreads about twice as much between offsets.)
+
+    Requirements, on every pair, what :func:`audit` checks (``_audit_requirements``): exact segments
+    exact to 1e-10, monotone spherization and consolidation, constant cost on free moves and
+    transfers, the bridge below the chord between its endpoint costs, the barrier above the spherized
+    endpoints below the certificate. ``cells``, ``spherization`` and ``bridge`` are passed to :func:`constructive_path`
+    (for the negative controls).
+    """
+    n, widths, seeds = _rate_inputs(n, widths, seeds)
     loss_fn = get_loss(loss)
     lam = _lam(lam)
     expected = -1.0 / (n - 1)
@@ -1153,56 +1245,106 @@ def check_barrier_decay(*, n: int, widths: Sequence[int], kind: str = "spread", 
         raise ValueError(f"tolerance must be >= 0, got {tolerance!r}")
     device = book_device.device()
     x, y = _check_data(data, n, loss, seed, device)
-    options = dict(cover=cover, cells=cells, spherization=spherization, bridge=bridge)
-    audits, per_width, certificates, barriers, normalized, relative = [], [], [], [], [], []
+    options = dict(cover=_choice("cover", cover, COVERS), cells=cells, spherization=spherization, bridge=bridge)
+    audits, mean, largest, realised = [], [], [], []
     for m in widths:
-        if kind == "spread":
-            pairs = [(spread_network(n, m, seed=seed + 2 * s, device=device),
-                      spread_network(n, m, seed=seed + 2 * s + 1, device=device)) for s in range(seeds)]
-        else:
-            pairs = _pairs(*train_networks(x, y, width=m, seeds=seeds, loss=loss, lam=lam, steps=steps, seed=seed + m))
-        found = [audit(constructive_path(A, B, x, **options), x, y, loss=loss, lam=lam) for A, B in pairs]
-        if kind == "trained" and relative_barrier is not None:
-            adaptive = [audit(constructive_path(A, B, x, cover="adaptive", cells=cells), x, y, loss=loss, lam=lam)
-                        for A, B in pairs]
-            relative.append(max(max(r.barrier, 0.0) / r.level for r in adaptive))
-            audits += adaptive
+        found = [audit(constructive_path(A, B, x, **options), x, y, loss=loss, lam=lam)
+                 for A, B in spread_pairs(n, m, seeds=seeds, seed=seed, device=device)]
         audits += found
-        certificates.append(max(r.certificate for r in found))
-        barriers.append(max(r.barrier for r in found))
-        normalized.append(max(r.normalized_barrier for r in found))
-        per_width.append(certificates[-1] if kind == "spread" else normalized[-1])
-    requirements = _audit_requirements(audits)
-    if relative:
-        requirements[f"adaptive path: relative barrier ≤ {relative_barrier:g} on every pair with m ≥"
-                     f" {RELATIVE_BARRIER_WIDTH}"] = all(r <= relative_barrier for m, r in zip(widths, relative)
-                                                        if m >= RELATIVE_BARRIER_WIDTH)
-    what = "certificate" if kind == "spread" else "normalised barrier"
-    if min(per_width) <= 0:
-        raise ValueError(f"the largest {what} is 0 at some width ({per_width}): no rate can be fitted"
-                         " (merging cost nothing there); use smaller widths or cover='grid'")
+        mean.append(float(np.mean([r.certificate for r in found])))
+        largest.append(max(r.certificate for r in found))
+        realised.append(max(r.barrier for r in found))
     return rate_check(
-        f"barrier decay, n = {n}, {kind} networks, {loss} loss, {cover} cover"
+        f"barrier decay, n = {n}, worst-case (spread) networks, {loss} loss, {cover} cover"
         + (f", {cells} cells" if cells is not None else "")
         + ("" if spherization == "curve" else f", spherization {spherization}")
         + ("" if bridge == "output" else f", {bridge} bridge"),
         widths,
-        per_width,
+        mean,
         expected=expected,
         tolerance=tolerance,
-        sense="==" if kind == "spread" else "<=",
-        quantity=f"slope of the largest {what} against the width m",
-        requirements=requirements,
+        sense="==",
+        quantity="slope of the mean certificate over pairs against the width m",
+        requirements=_audit_requirements(audits),
         notes={
             "m": widths,
-            "pairs per width": len(pairs),
-            "largest certificate per width": certificates,
-            "largest realised barrier per width": barriers,
-            "largest normalised barrier per width": normalized,
+            "pairs per width": seeds,
+            "mean certificate per width": mean,
+            "largest certificate per width": largest,
+            "largest realised barrier per width": realised,
             "largest ratio barrier/certificate": max(
                 (r.barrier / r.certificate for r in audits if r.certificate > 0), default=0.0),
             "largest function change on exact segments": max(r.max_function_change for r in audits),
-            "adaptive relative barrier per width (largest)": relative if relative else "not measured",
+            "lipschitz": loss_fn.lipschitz,
+        },
+    )
+
+
+def check_trained_barriers(*, n: int, widths: Sequence[int], seeds: int = 3, loss: str = "huber", data=None,
+                           lam: float = LAMBDA, steps: int | None = None, seed: int = 0) -> RateCheck:
+    """Theorem ``thm-barrier-decay`` on trained networks: every pair's barrier is within its certificate.
+
+    For every width ``m``, ``seeds`` networks are trained on ``data`` (default :func:`teacher_data`)
+    with ``loss`` (:func:`train_networks`, initialisation seed ``seed + m``), and every pair is joined
+    by :func:`constructive_path` with the grid cover (the theorem's) and with the adaptive cover, and
+    audited.
+
+    Claim: on every pair and both covers, the barrier above the spherized endpoints
+    (:attr:`Audit.merge_barrier`, never smaller than the barrier) is at most the certificate,
+    ``max(merge_barrier − certificate) ≤ COST_ATOL``, and every segment keeps its guarantee
+    (``_audit_requirements``). This is what the theorem states for any pair; it holds on every seed.
+
+    Observation, not gated (the theorem bounds the barrier, it does not predict it): the log-log fit
+    of the largest *normalised* barrier, :attr:`Audit.normalized_barrier` = merge barrier divided by
+    ``L·mean‖x‖·max Σ_j|ã_j|`` (at most the covering radius), against ``m`` for the grid cover; the
+    notes add the raw barrier, the adaptive path's relative barrier ``B/max(C_A, C_B)``, and the share
+    of neurons with ``‖w_j‖ < 0.99`` (inside the ball: spherizing them lowers ``‖a‖₁``, which is why
+    the raw barrier is often exactly 0). Raises ``ValueError`` when the normalised barrier is 0 at some
+    width (no slope to report).
+    """
+    n, widths, seeds = _rate_inputs(n, widths, seeds, minimum_seeds=2)
+    loss_fn = get_loss(loss)
+    lam = _lam(lam)
+    device = book_device.device()
+    x, y = _check_data(data, n, loss, seed, device)
+    audits, normalized, raw, certificates, relative, inside = [], [], [], [], [], []
+    for m in widths:
+        W, a = train_networks(x, y, width=m, seeds=seeds, loss=loss, lam=lam, steps=steps, seed=seed + m)
+        inside.append(float((W.norm(dim=-1) < 0.99).to(torch.float64).mean()))
+        grid = [audit(constructive_path(A, B, x, cover="grid"), x, y, loss=loss, lam=lam) for A, B in _pairs(W, a)]
+        adaptive = [audit(constructive_path(A, B, x, cover="adaptive"), x, y, loss=loss, lam=lam)
+                    for A, B in _pairs(W, a)]
+        audits += grid + adaptive
+        normalized.append(max(r.normalized_barrier for r in grid))
+        raw.append(max(max(r.barrier, 0.0) for r in grid))
+        certificates.append(max(r.certificate for r in grid))
+        relative.append(max(max(r.barrier, 0.0) / r.level for r in adaptive))
+    if min(normalized) <= 0:
+        raise ValueError(f"the largest normalised barrier is 0 at some width ({normalized}): no slope can be"
+                         " reported (merging cost nothing there); use smaller widths")
+    return rate_check(
+        f"certificate on trained networks, n = {n}, {loss} loss, grid and adaptive covers",
+        widths,
+        normalized,
+        expected=0.0,
+        tolerance=COST_ATOL,
+        sense="<=",
+        measured=max(r.merge_barrier - r.certificate for r in audits),
+        quantity="largest (barrier above the spherized endpoints − certificate) over all pairs",
+        requirements=_audit_requirements(audits),
+        notes={
+            "m": widths,
+            "pairs per width": seeds * (seeds - 1) // 2,
+            "observed slope of the largest normalised barrier (grid)": fit_loglog(widths, normalized).slope,
+            "theorem's slope (an upper bound)": -1.0 / (n - 1),
+            "largest normalised barrier per width (grid)": normalized,
+            "largest raw barrier per width (grid)": raw,
+            "largest certificate per width (grid)": certificates,
+            "largest relative barrier per width (adaptive)": relative,
+            "share of neurons with ‖w‖ < 0.99": inside,
+            "largest ratio barrier/certificate": max(
+                (max(r.merge_barrier, 0.0) / r.certificate for r in audits if r.certificate > 0), default=0.0),
+            "largest function change on exact segments": max(r.max_function_change for r in audits),
             "lipschitz": loss_fn.lipschitz,
         },
     )
@@ -1305,28 +1447,31 @@ def _claim_zero_bce() -> RateCheck:
 
 
 @claim("barrier/spread-n2", chapter=CHAPTER, label="thm-barrier-decay",
-       statement="n = 2, worst-case networks: certificate ∝ m^−1")
+       statement="n = 2, worst-case networks: mean certificate ∝ m^−1 (slope within 0.08)")
 def _claim_spread_2() -> RateCheck:
     return check_barrier_decay(n=2, widths=default_widths("spread"), seeds=default_seeds("spread"))
 
 
 @claim("barrier/spread-n3", chapter=CHAPTER, label="thm-barrier-decay",
-       statement="n = 3, worst-case networks: certificate ∝ m^−1/2")
+       statement="n = 3, worst-case networks: mean certificate ∝ m^−1/2 (slope within 0.06)")
 def _claim_spread_3() -> RateCheck:
     return check_barrier_decay(n=3, widths=default_widths("spread"), seeds=default_seeds("spread"))
 
 
-@claim("barrier/trained-n2-huber", chapter=CHAPTER, label="thm-barrier-decay",
-       statement="n = 2, trained (Huber): barrier decays at least like m^−1; adaptive relative barrier ≤ 1e-3")
-def _claim_trained_2() -> RateCheck:
-    return check_barrier_decay(n=2, widths=default_widths("trained"), kind="trained", seeds=default_seeds("trained"))
+def _trained_claim(n: int, loss: str):
+    @claim(f"barrier/trained-n{n}-{loss}", chapter=CHAPTER, label="thm-barrier-decay",
+           statement=f"n = {n}, trained networks ({loss}): barrier within the certificate on every pair, grid and"
+                     " adaptive covers (the decay of the barrier is reported, not asserted)")
+    def run() -> RateCheck:
+        return check_trained_barriers(n=n, widths=default_widths("trained"), seeds=default_seeds("trained"), loss=loss)
+
+    return run
 
 
-@claim("barrier/trained-n3-bce", chapter=CHAPTER, label="thm-barrier-decay",
-       statement="n = 3, trained (BCE): barrier decays at least like m^−1/2; adaptive relative barrier ≤ 1e-3")
-def _claim_trained_3() -> RateCheck:
-    return check_barrier_decay(n=3, widths=default_widths("trained"), kind="trained", seeds=default_seeds("trained"),
-                               loss="bce")
+_trained_claim(2, "huber")
+_trained_claim(2, "bce")
+_trained_claim(3, "huber")
+_trained_claim(3, "bce")
 
 
 @claim("barrier/control-chord", chapter=CHAPTER, label="thm-barrier-decay", control=True,
@@ -1414,10 +1559,49 @@ def draw_path_state(path: Path, path_profile: Profile, t: float, axes=None):
     W, a = path.evaluate([0.0, 1.0, t])
     values = forward(W, a, points).cpu().numpy()
     abscissa = grid.cpu().numpy()
-    left.plot(abscissa, values[0], color="C0", label="$f_A$")
-    left.plot(abscissa, values[1], color="C1", label="$f_B$")
-    left.plot(abscissa, values[2], color="k", linestyle="--", label=rf"$f_{{\gamma({t:.2f})}}$")
+    left.plot(abscissa, values[0], color="C0", linewidth=4, alpha=0.45, label="$f_A$ (wide)")
+    left.plot(abscissa, values[1], color="C1", linewidth=1.5, linestyle=":", label="$f_B$ (dotted)")
+    left.plot(abscissa, values[2], color="k", linewidth=1, label=rf"$f_{{\gamma({t:.2f})}}$")
     left.set(xlabel=xlabel, title="the networks")
     left.legend(loc="upper right")
     draw_profile(path_profile, right, t=t)
     return left, right
+
+
+def draw_directions(path: Path, ax=None, *, side: str = "A"):
+    """Draw spherization and merging of one network of a path on ℝ² (the first layer, in the plane).
+
+    Each neuron ``w_j`` is a dot (area ∝ ``|a_j|``) with a grey segment to its spherized direction
+    ``w_j/‖w_j‖`` on the unit circle and a coloured chord from there to its cell centre ``u_{k(j)}``
+    (crosses: the centres of the cover). Returns ``ax``.
+    """
+    from .plotting import new_axes
+
+    if not isinstance(path, Path) or "canonical" not in path.info:
+        raise TypeError(f"path must be a Path from constructive_path, got {type(path).__name__}")
+    side = _choice("side", side, ("A", "B"))
+    W, a = path.start if side == "A" else path.end
+    if W.shape[1] != 2:
+        raise ValueError(f"draw_directions draws networks with n = 2 inputs, got n = {W.shape[1]}")
+    canonical = path.info["canonical"][0 if side == "A" else 1]
+    if ax is None:
+        _, ax = new_axes()
+    W, a = W.cpu().numpy(), a.cpu().numpy()
+    norms = np.linalg.norm(W, axis=1)
+    on_sphere = W / np.where(norms > 0, norms, 1.0)[:, None]
+    centres = canonical.centres.cpu().numpy()
+    target = centres[canonical.assignment.cpu().numpy()]
+    angle = np.linspace(0, 2 * math.pi, 361)
+    ax.plot(np.cos(angle), np.sin(angle), color="0.75", linewidth=0.8)
+    for w, s_, u in zip(W, on_sphere, target):
+        ax.plot([w[0], s_[0]], [w[1], s_[1]], color="0.6", linewidth=0.8)
+        ax.plot([s_[0], u[0]], [s_[1], u[1]], color="C3", linewidth=1.5)
+    size = 300 * np.abs(a) / max(float(np.abs(a).max()), 1e-300)
+    ax.scatter(W[:, 0], W[:, 1], s=size, color="C0", zorder=3, label=r"neurons $w_j$ (area $\propto |a_j|$)")
+    ax.scatter(centres[:, 0], centres[:, 1], marker="x", color="k", zorder=4, label="cell centres $u_k$")
+    ax.plot([], [], color="0.6", label="spherize (exact)")
+    ax.plot([], [], color="C3", label="merge (certified)")
+    ax.set_aspect("equal")
+    ax.set(xlim=(-1.15, 1.15), ylim=(-1.15, 1.15), xlabel="$w_1$", ylabel="$w_2$")
+    ax.legend(loc="lower left", fontsize=7, markerscale=0.4, framealpha=0.9)
+    return ax
