@@ -12,7 +12,8 @@ of them is joined, in one run and on the same device, by
   together with a certificate.
 
 Every method is timed the same way: the best wall time of ``REPEATS`` runs (after one warm-up), both
-to *find* the path and to *evaluate* its barrier (``nnproofs.barrier.barriers``: 51 samples on lines,
+to *find* the path (``nnproofs.barrier.path_finders``, the functions ``compare_paths`` uses) and to
+*evaluate* its barrier (``nnproofs.barrier.barriers`` at ``POINTS_PER_SEGMENT``: 51 samples on lines,
 101 on curves, 17 per constructive segment). Their sum is the time to a path whose (sampled) barrier
 is known. The script prints per configuration the barrier each method reached, its relative barrier
 (over the cost level ``max(C_A, C_B)``) and its time to a known path as a ratio to the adaptive
@@ -37,7 +38,6 @@ REPEATS = 3
 BEZIER_MAX_STEPS = 5000
 CONVERGE = 0.05  # Bezier training stops when the largest barrier fell by less than 5% over CHECK_EVERY steps
 CHECK_EVERY = 50
-POINTS = {"straight line": 51, "weight matching + line": 51, "Bezier": 101, "weight matching + Bezier": 101}
 
 
 def best(fn, device: torch.device, repeats: int = REPEATS):
@@ -54,23 +54,12 @@ def measure(n: int, loss: str, width: int, seeds: int, device: torch.device) -> 
     lipschitz = barrier.get_loss(loss).lipschitz
     level = max(max(float(c) for c in barrier.cost(W, a, x, y, loss=loss, lam=barrier.LAMBDA)), 1e-300)
 
-    def bezier(matched: bool):
-        chosen = [(A, barrier.weight_matching(A, B)[0]) for A, B in pairs] if matched else pairs
-        return barrier.bezier_paths(chosen, x, y, loss=loss, steps=BEZIER_MAX_STEPS, converge=CONVERGE,
-                                    check_every=CHECK_EVERY)
-
-    builders = {
-        "straight line": lambda: [barrier.straight_line(A, B) for A, B in pairs],
-        "weight matching + line": lambda: [barrier.matched_line(A, B) for A, B in pairs],
-        "Bezier": lambda: bezier(False),
-        "weight matching + Bezier": lambda: bezier(True),
-        "constructive (grid)": lambda: [barrier.constructive_path(A, B, x, cover="grid") for A, B in pairs],
-        "constructive (adaptive)": lambda: [barrier.constructive_path(A, B, x) for A, B in pairs],
-    }
+    finders = barrier.path_finders(pairs, x, y, loss=loss, bezier_steps=BEZIER_MAX_STEPS, converge=CONVERGE,
+                                   check_every=CHECK_EVERY)
     methods = {}
-    for method, build in builders.items():
+    for method, build in finders.items():
         paths, t_find = best(build, device)
-        points = POINTS.get(method, 17)
+        points = barrier.POINTS_PER_SEGMENT[method]
         reached, t_eval = best(lambda: barrier.barriers(paths, x, y, loss=loss, lam=barrier.LAMBDA,
                                                         points_per_segment=points), device)
         methods[method] = {
@@ -86,7 +75,7 @@ def measure(n: int, loss: str, width: int, seeds: int, device: torch.device) -> 
     reference = methods["constructive (adaptive)"]["known_path_s_per_pair"]
     for row in methods.values():
         row["known_path_over_adaptive"] = row["known_path_s_per_pair"] / reference
-    adaptive = builders["constructive (adaptive)"]()
+    adaptive = finders["constructive (adaptive)"]()
     t_loop = best_time(lambda: [barrier.barrier(p, x, y, loss=loss, lam=barrier.LAMBDA) for p in adaptive], device)
     t_batch = best_time(lambda: barrier.barriers(adaptive, x, y, loss=loss, lam=barrier.LAMBDA), device)
     return {"n": n, "loss": loss, "m": width, "pairs": count, "level": level, "device": str(device),

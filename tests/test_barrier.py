@@ -306,7 +306,7 @@ def test_straight_line_against_loss_landscapes():
 
 def test_barrier_conventions():
     prof = barrier.Profile(t=torch.linspace(0, 1, 5).numpy(), cost=torch.tensor([1.0, 2.5, 3.0, 2.5, 2.0]).numpy(),
-                           segment=torch.zeros(5, dtype=torch.long).numpy(), kinds=("line",))
+                           kinds=("line",))
     assert prof.barriers() == pytest.approx({"max": 1.0, "mean": 1.5, "interpolated": 1.5})
 
 
