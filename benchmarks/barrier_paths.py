@@ -11,7 +11,7 @@ of them is joined, in one run and on the same device, by
 * the constructive path of Theorem thm-barrier-decay (grid and adaptive covers), written down
   together with a certificate.
 
-Every method is timed the same way: the best wall time of ``REPEATS`` runs (after one warm-up), both
+Every method is timed the same way: the best wall time of ``REPEATS`` runs after one warm-up, both
 to *find* the path (``nnproofs.barrier.path_finders``, the functions ``compare_paths`` uses) and to
 *evaluate* its barrier (``nnproofs.barrier.barriers`` at ``POINTS_PER_SEGMENT``: 51 samples on lines,
 101 on curves, 17 per constructive segment). Their sum is the time to a path whose (sampled) barrier
@@ -34,10 +34,10 @@ from nnproofs import barrier
 from nnproofs import device as book_device
 from timing import best_time, timed, write_results
 
-REPEATS = 3
+REPEATS = book_device.sizes(ci=3, full=1)  # best of REPEATS runs after a warm-up, for every method alike
 BEZIER_MAX_STEPS = 5000
-CONVERGE = 0.05  # Bezier training stops when the largest barrier fell by less than 5% over CHECK_EVERY steps
-CHECK_EVERY = 50
+CONVERGE = 0.01  # Bezier training stops when the largest barrier fell by less than 1% over CHECK_EVERY steps
+CHECK_EVERY = 100
 
 
 def best(fn, device: torch.device, repeats: int = REPEATS):

@@ -343,15 +343,18 @@ def test_bezier_curves_are_feasible_and_improve_on_the_line():
 
 
 def test_bezier_convergence_rule_stops_early_and_records_its_steps():
-    x, y = other_data(2, "huber", 0)
-    pairs = [(random_network(2, 16, s), random_network(2, 16, s + 50)) for s in range(2)]
-    curves = barrier.bezier_paths(pairs, x, y, loss="huber", steps=2000, converge=0.5, check_every=20)
+    x, y = barrier.teacher_data(3, loss="bce", samples=64)
+    W, a = barrier.train_networks(x, y, width=16, seeds=3, loss="bce", steps=150)
+    pairs = [((W[0], a[0]), (W[i], a[i])) for i in (1, 2)]  # their Bezier curves keep a barrier of about 1e-2
+    curves = barrier.bezier_paths(pairs, x, y, loss="bce", steps=2000, converge=0.5, check_every=20)
     taken = curves[0].info["steps"]
-    assert taken % 20 == 0 and 20 <= taken < 2000 and all(c.info["steps"] == taken for c in curves)
-    fixed = barrier.bezier_paths(pairs, x, y, loss="huber", steps=taken)  # same steps, no rule: the same curves
+    assert taken % 20 == 0 and 40 <= taken < 2000 and all(c.info["steps"] == taken for c in curves)  # two checks
+    longer = barrier.bezier_paths(pairs, x, y, loss="bce", steps=2000, converge=0.05, check_every=20)
+    assert longer[0].info["steps"] > taken  # a stricter rule trains longer
+    fixed = barrier.bezier_paths(pairs, x, y, loss="bce", steps=taken)  # same steps, no rule: the same curves
     torch.testing.assert_close(fixed[1].segments[0].control[0], curves[1].segments[0].control[0], rtol=0, atol=0)
     with pytest.raises(ValueError, match=r"converge must be a fraction in \[0, 1\)"):
-        barrier.bezier_paths(pairs, x, y, loss="huber", converge=1.5)
+        barrier.bezier_paths(pairs, x, y, loss="bce", converge=1.5)
 
 
 def test_compare_paths_reports_every_method():

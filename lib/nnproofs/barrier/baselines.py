@@ -54,8 +54,8 @@ def bezier_paths(pairs: Sequence[tuple], x, y, *, loss: str, lam: float = LAMBDA
     step, so the whole curve is feasible (the Bernstein weights are a convex combination).
     ``steps`` Adam steps, or with ``converge`` a stopping rule: every ``check_every`` steps the largest
     barrier over the pairs is evaluated at 101 times, and training stops when it is at most
-    ``COST_ATOL`` or fell by less than the fraction ``converge`` since the previous evaluation
-    (``steps`` is then the cap). ``path.info["steps"]`` is the number of steps taken.
+    ``COST_ATOL`` or, from the second evaluation on, fell by less than the fraction ``converge`` since
+    the previous one (``steps`` is then the cap). ``path.info["steps"]`` is the number of steps taken.
     """
     if len(pairs) == 0:
         raise ValueError("pairs must contain at least one pair (A, B)")
@@ -102,7 +102,7 @@ def bezier_paths(pairs: Sequence[tuple], x, y, *, loss: str, lam: float = LAMBDA
             Wc /= Wc.norm(dim=-1, keepdim=True).clamp_min(1.0)
         if converge is not None and taken % check_every == 0:
             current = largest_barrier()
-            if current <= COST_ATOL or previous - current <= converge * previous:
+            if current <= COST_ATOL or (math.isfinite(previous) and previous - current <= converge * previous):
                 break
             previous = current
     Wc, ac = Wc.detach(), ac.detach()
