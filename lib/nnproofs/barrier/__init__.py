@@ -22,7 +22,7 @@ The API, in the chapter's order:
 * the cost along a path: :func:`profile`, :func:`barrier`, :func:`barriers`, and :func:`audit`, which
   checks every segment's guarantee (``GUARANTEES``) on data;
 * networks to connect: :func:`spread_network` / :func:`spread_pairs` (worst case), :func:`teacher_data`,
-  :func:`train_networks`;
+  :func:`train_networks`, and :func:`tight_pair` (where the certificate is nearly attained);
 * the path finders without a guarantee: :func:`straight_line`, :func:`weight_matching`,
   :func:`matched_line`, :func:`bezier_paths`, and :func:`compare_paths` / :func:`path_finders`;
 * the claims: :func:`check_barrier_decay` (worst-case rate, ``thm-barrier-decay``),
@@ -48,7 +48,11 @@ from .checks import (
     REQ_CERTIFICATE,
     REQ_CONSTANT,
     REQ_EXACT,
+    REQ_FEASIBLE,
     REQ_MONOTONE,
+    REQ_OUTPUT,
+    REQ_TIGHT,
+    MEASURED_SIZES,
     SLOPE_TOL,
     ZERO_BARRIER_ATOL,
     check_barrier_decay,
@@ -61,9 +65,9 @@ from .checks import (
 from .claims import CHAPTER
 from .construction import BRIDGES, COVERS, SPHERIZATIONS, constructive_path, default_cells
 from .covers import ball_cover, sphere_cover, weighted_kmeans
-from .data import spread_network, spread_pairs, teacher_data, train_networks
+from .data import spread_network, spread_pairs, teacher_data, tight_pair, train_networks
 from .drawing import draw_directions, draw_path_state, draw_profile
-from .evaluation import COST_ATOL, FUNCTION_ATOL, Audit, Profile, SegmentAudit, audit, barrier, barriers, profile
+from .evaluation import COST_ATOL, FUNCTION_ATOL, OUTPUT_RTOL, Audit, Profile, SegmentAudit, audit, barrier, barriers, cost_roundoff, profile
 from .losses import CONVEXITY_ATOL, HUBER_DELTA, LOSS_PROBE, LOSS_PROBE_TARGETS, LOSSES, Loss, get_loss
 from .model import CHUNK_ELEMENTS, FEASIBILITY_RTOL, LAMBDA, Network, as_network, as_pair, cost, forward
 from .paths import EXACT_KINDS, GUARANTEES, Canonical, Path, Segment
@@ -77,14 +81,15 @@ __all__ = [
     "sphere_cover", "ball_cover", "weighted_kmeans",
     "COVERS", "SPHERIZATIONS", "BRIDGES", "default_cells", "constructive_path",
     # the cost along a path, the audit
-    "FUNCTION_ATOL", "COST_ATOL", "Profile", "profile", "barrier", "barriers", "SegmentAudit", "Audit", "audit",
+    "FUNCTION_ATOL", "COST_ATOL", "OUTPUT_RTOL", "cost_roundoff", "Profile", "profile", "barrier", "barriers", "SegmentAudit", "Audit", "audit",
     # networks to connect
-    "spread_network", "spread_pairs", "teacher_data", "train_networks",
+    "spread_network", "spread_pairs", "teacher_data", "tight_pair", "train_networks",
     # path finders
     "straight_line", "weight_matching", "matched_line", "bezier_paths", "METHODS", "POINTS_PER_SEGMENT",
     "path_finders", "compare_paths",
     # claims
     "ZERO_BARRIER_ATOL", "SLOPE_TOL", "REQ_EXACT", "REQ_MONOTONE", "REQ_CONSTANT", "REQ_BRIDGE", "REQ_CERTIFICATE",
+    "REQ_FEASIBLE", "REQ_OUTPUT", "REQ_TIGHT", "MEASURED_SIZES",
     "spread_certificate_slopes", "check_barrier_decay", "check_trained_barriers", "check_zero_barrier_1d",
     "default_widths", "default_seeds", "CHAPTER",
     # figures

@@ -58,13 +58,13 @@ _trained_claim(3, "bce")
 @claim("barrier/control-chord", chapter=CHAPTER, label="thm-barrier-decay", control=True,
        statement="control: spherization by its chord (the function changes) must be rejected")
 def _control_chord() -> RateCheck:
-    return check_barrier_decay(n=2, widths=default_widths("spread")[:4], seeds=2, spherization="chord")
+    return check_barrier_decay(n=2, widths=default_widths("spread"), seeds=default_seeds("spread"), spherization="chord")
 
 
 @claim("barrier/control-joint-bridge", chapter=CHAPTER, label="thm-barrier-decay", control=True,
        statement="control: first-layer weights moving during the bridge must be rejected")
 def _control_joint() -> RateCheck:
-    return check_barrier_decay(n=2, widths=default_widths("spread")[:4], seeds=2, bridge="joint")
+    return check_barrier_decay(n=2, widths=default_widths("spread"), seeds=default_seeds("spread"), bridge="joint")
 
 
 @claim("barrier/control-fixed-cells", chapter=CHAPTER, label="thm-barrier-decay", control=True,

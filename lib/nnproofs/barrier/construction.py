@@ -76,9 +76,12 @@ def _bridge(A: Canonical, B: Canonical, *, bridge: str) -> list[Segment]:
     m, n = A.W.shape
     need = A.slots.numel() + B.slots.numel()
     if need > m:
-        hint = ("in 1-D each network that uses both directions ±1 occupies 2 cells, so this construction needs"
-                " m >= 4" if n == 1 else
-                f"pass fewer cells (cells <= m // 2 = {m // 2} guarantees K_A + K_B <= m)")
+        if n == 1:
+            hint = "in 1-D each network that uses both directions ±1 occupies 2 cells, so this construction needs m >= 4"
+        elif m < 2:
+            hint = f"for n = {n} this construction needs m >= 2 (one occupied cell per network)"
+        else:
+            hint = f"pass fewer cells (cells <= m // 2 = {m // 2} guarantees K_A + K_B <= m)"
         raise ValueError(f"the bridge needs K_A + K_B = {A.slots.numel()} + {B.slots.numel()} = {need} slots,"
                          f" but the networks have m = {m}: {hint}")
     in_A = torch.zeros(m, dtype=torch.bool, device=A.W.device)

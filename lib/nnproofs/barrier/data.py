@@ -87,3 +87,21 @@ def spread_pairs(n: int, width: int, *, seeds: int, seed: int = 0, device=None) 
     base = 2 * seeds * seed
     return [(spread_network(n, width, seed=base + 2 * s, device=device),
              spread_network(n, width, seed=base + 2 * s + 1, device=device)) for s in range(seeds)]
+
+
+def tight_pair(device=None):
+    """A pair on which the grid path's barrier is 70% of its certificate: ``(A, B, x, y)``.
+
+    Four units ``w = (1, 0), (0, 1), (0, −1), (−1, 0)`` with ``a = (50, 0, 0, 0)``, ``A = B``, one sample
+    ``x = (1, 0)`` with target ``y = 50`` (Huber: ``f = y`` at both ends). The grid cover with
+    ``K = 2`` cells has centres ``(0, ±1)``, so merging moves the only active unit ``(1, 0)`` by
+    ``√2`` (the covering radius) and its output falls from 50 to 0: the realised barrier is 0.7036 of
+    the certificate. The checks audit it (``REQ_TIGHT``) so that a certificate understated by more than
+    30% is rejected, which the chapter's networks (ratio ≤ 0.09) cannot do.
+    """
+    device = book_device.device() if device is None else device
+    W = torch.tensor([[1.0, 0.0], [0.0, 1.0], [0.0, -1.0], [-1.0, 0.0]], dtype=torch.float64, device=device)
+    a = torch.tensor([50.0, 0.0, 0.0, 0.0], dtype=torch.float64, device=device)
+    x = torch.tensor([[1.0, 0.0]], dtype=torch.float64, device=device)
+    y = torch.tensor([50.0], dtype=torch.float64, device=device)
+    return (W, a), (W.clone(), a.clone()), x, y

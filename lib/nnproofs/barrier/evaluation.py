@@ -11,11 +11,20 @@ import torch
 
 from ..validate import positive_int
 from .losses import get_loss
-from .model import _data, _lam, _values
+from .model import FEASIBILITY_RTOL, _data, _lam, _values
 from .paths import EXACT_KINDS, Path
 
 FUNCTION_ATOL = 1e-10  # function-exact segments: |f_t − f_0| ≤ this (float64 round-off is ~1e-14 here)
-COST_ATOL = 1e-12  # monotone / convex / constant segments: cost allowed above its bound by round-off only
+COST_ATOL = 1e-12  # monotone / convex / constant segments: cost allowed above its bound by round-off only,
+#   relative to the cost level: the allowance is COST_ATOL · max(1, max_t |C|) (cost_roundoff)
+OUTPUT_RTOL = 1e-14  # merge keeps a, spherize keeps a_j‖w_j‖: up to a few ulps of the interpolation
+
+
+def cost_roundoff(level: float) -> float:
+    """The round-off allowed on a cost of size ``level``: ``COST_ATOL · max(1, |level|)`` (a float64 mean of
+    ``N`` terms is exact to a few ulps of the cost, so the allowance scales with it; at cost 1e4 one ulp
+    is 1.8e-12)."""
+    return COST_ATOL * max(1.0, abs(float(level)))
 
 
 @dataclass(frozen=True)
@@ -64,12 +73,13 @@ def _sampled(path: Path, x, y, loss: str, lam: float, points_per_segment: int):
     a = torch.cat([p[1] for p in params])
     f, c = _values(W, a, x, y, loss_fn, lam)
     count = len(path.segments)
-    return local, f.reshape(count, points_per_segment, -1), c.reshape(count, points_per_segment), x
+    return (local, f.reshape(count, points_per_segment, -1), c.reshape(count, points_per_segment), x,
+            W.reshape(count, points_per_segment, *W.shape[1:]), a.reshape(count, points_per_segment, -1))
 
 
 def profile(path: Path, x, y, *, loss: str, lam: float, points_per_segment: int = 17) -> Profile:
     """The cost ``C`` at ``points_per_segment`` equally spaced times of every segment of ``path``."""
-    local, _, c, _ = _sampled(path, x, y, loss, lam, points_per_segment)
+    local, _, c, *_ = _sampled(path, x, y, loss, lam, points_per_segment)
     count = len(path.segments)
     t = ((torch.arange(count, device=local.device)[:, None] + local[None, :]) / count).reshape(-1)
     return Profile(t.cpu().numpy(), c.reshape(-1).cpu().numpy(), tuple(path.kinds))
@@ -116,8 +126,12 @@ class SegmentAudit:
     """What one segment promises and what it did on the data.
 
     ``function_change``: ``max_{t,i} |f_t(x_i) − f_0(x_i)|`` (exact kinds must keep it ≤ ``FUNCTION_ATOL``);
-    ``excess``: how far the cost went above its promised bound, which is ``allowed`` (``COST_ATOL`` of
-    round-off, plus the merge certificate for merge segments), in the segment's forward direction.
+    ``excess``: how far the cost went above its promised bound, which is ``allowed`` (round-off
+    :func:`cost_roundoff`, plus the merge certificate for merge segments), in the segment's forward
+    direction; ``largest_norm``: ``max_{t,j} ‖w_j(t)‖`` (feasibility, ``≤ 1 + FEASIBILITY_RTOL``);
+    ``output_change``: on merge segments ``max_{t,j} |a_j(t) − a_j(0)|``, on spherize segments
+    ``max_{t,j} |a_j(t)‖w_j(t)‖ − a_j(0)‖w_j(0)‖|``, relative to the largest of its values at ``t = 0`` (the
+    certificate's argument holds ``a`` fixed while the directions move; ``≤ OUTPUT_RTOL``), 0 elsewhere.
     """
 
     kind: str
@@ -125,6 +139,16 @@ class SegmentAudit:
     function_change: float
     excess: float
     allowed: float
+    largest_norm: float = 0.0
+    output_change: float = 0.0
+
+    @property
+    def feasible(self) -> bool:
+        return self.largest_norm <= 1 + FEASIBILITY_RTOL
+
+    @property
+    def keeps_output(self) -> bool:
+        return self.output_change <= OUTPUT_RTOL
 
     @property
     def exact(self) -> bool:
@@ -132,7 +156,8 @@ class SegmentAudit:
 
     @property
     def holds(self) -> bool:
-        return (not self.exact or self.function_change <= FUNCTION_ATOL) and self.excess <= self.allowed
+        return ((not self.exact or self.function_change <= FUNCTION_ATOL) and self.excess <= self.allowed
+                and self.feasible and self.keeps_output)
 
 
 @dataclass(frozen=True)
@@ -176,7 +201,7 @@ class Audit:
     @property
     def holds(self) -> bool:
         """Every segment keeps its guarantee and the barrier is within the certificate."""
-        return not self.failures and self.merge_barrier <= self.certificate + COST_ATOL
+        return not self.failures and self.merge_barrier <= self.certificate + cost_roundoff(self.peak)
 
     @property
     def max_function_change(self) -> float:
@@ -189,17 +214,28 @@ def audit(path: Path, x, y, *, loss: str, lam: float, points_per_segment: int = 
     Exact kinds: ``|f_t − f_0| ≤ FUNCTION_ATOL`` at every sample; prune and spherize: cost
     non-increasing between consecutive samples; consolidate: cost ≤ its start; free and transfer:
     cost constant; bridge: cost ≤ the chord ``(1−t)C₀ + tC₁`` (convexity); merge: cost ≤ start + ``L·mean‖x‖·μ_side``.
-    All up to ``COST_ATOL`` (round-off of a float64 mean). Also returns the sampled peak and level
+    All up to :func:`cost_roundoff` of the path's largest cost (round-off of a float64 mean). On every
+    segment ``‖w_j(t)‖ ≤ 1`` at every sample (the samples include both ends; a linear segment's norms
+    are convex in ``t``, so its largest norm is at an end, and the rescaling curve's
+    ``‖w_j‖/(1 − t + t‖w_j‖)`` is monotone, so the check is exact on the constructive path); merge keeps
+    ``a`` and spherize keeps ``a_j‖w_j‖`` (``SegmentAudit.output_change``). Also returns the sampled peak and level
     ``max(C₀, C₁)`` (hence the barrier), the level and peak between the spherized networks (hence
     :attr:`Audit.merge_barrier`), the certificate :meth:`Path.certificate` and its prefactor.
     """
     if path.moments is None:
         raise ValueError("audit needs a constructive path (it checks the construction's guarantees)")
-    local, f, c, x = _sampled(path, x, y, loss, lam, points_per_segment)
+    local, f, c, x, Ws, As = _sampled(path, x, y, loss, lam, points_per_segment)
     lipschitz = get_loss(loss).lipschitz
     mean_norm = float(x.norm(dim=1).mean())
+    roundoff = cost_roundoff(float(c.abs().max()))
     results = []
     for i, segment in enumerate(path.segments):
+        norms = Ws[i].norm(dim=-1)
+        output_change = 0.0
+        if segment.kind in ("merge", "spherize"):
+            moved = As[i] if segment.kind == "merge" else As[i] * norms
+            size = float(moved[0].abs().max())
+            output_change = float((moved - moved[0]).abs().max()) / size if size > 0 else 0.0
         fi, ci = (f[i].flip(0), c[i].flip(0)) if segment.reverse else (f[i], c[i])  # forward direction
         change = float((fi - fi[0]).abs().max())
         if segment.kind in ("prune", "spherize"):
@@ -210,10 +246,11 @@ def audit(path: Path, x, y, *, loss: str, lam: float, points_per_segment: int = 
             excess = float((ci - ci[0]).abs().max())
         else:  # bridge: f_t is affine in t, so C is convex in t and below the chord between its endpoints
             excess = float((ci - ((1 - local) * ci[0] + local * ci[-1])).max())
-        allowed = COST_ATOL
+        allowed = roundoff
         if segment.kind == "merge":
             allowed += lipschitz * mean_norm * path.moments[0 if segment.side == "A" else 1]
-        results.append(SegmentAudit(segment.kind, segment.side, change, excess, allowed))
+        results.append(SegmentAudit(segment.kind, segment.side, change, excess, allowed, float(norms.max()),
+                                    output_change))
     flat = c.reshape(-1)
     level = float(torch.maximum(flat[0], flat[-1]))
     ends = [i for i, s in enumerate(path.segments) if s.kind in ("prune", "spherize")]

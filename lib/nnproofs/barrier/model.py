@@ -73,8 +73,12 @@ def as_network(name: str, net) -> Network:
     norms = weight.norm(dim=1)
     if bool((norms > 1 + FEASIBILITY_RTOL).any()):
         j = int(norms.argmax())
+        low = [str(v.dtype).removeprefix("torch.") for v in net[:2]
+               if isinstance(v, torch.Tensor) and v.dtype not in (torch.float64, torch.int32, torch.int64)]
+        hint = (f"; the network is {low[0]}, whose unit rows have norms up to about 1 + 1e-7: build it in float64"
+                " (W.double(), then W / W.norm(dim=1, keepdim=True).clamp(min=1))" if low else "")
         raise ValueError(f"{name} is infeasible: ‖w_{j}‖ = {float(norms[j]):.17g} > 1 (the construction needs"
-                         f" ‖w_j‖ <= 1, up to {FEASIBILITY_RTOL:g})")
+                         f" ‖w_j‖ <= 1, up to {FEASIBILITY_RTOL:g}){hint}")
     return weight, out.to(weight.device)
 
 
