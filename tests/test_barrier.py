@@ -3,8 +3,12 @@ the rate checks and their negative controls, the baselines, and input validation
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import re
+from pathlib import Path
 
+import numpy as np
 import pytest
 import torch
 from hypothesis import given, settings
@@ -12,6 +16,7 @@ from hypothesis import strategies as st
 from torch import nn
 
 from nnproofs import barrier, ledger
+from nnproofs.barrier import construction
 from nnproofs.networks import relu_network
 
 LAM = barrier.LAMBDA
@@ -183,12 +188,13 @@ def test_biases_control_is_rejected():
 # n >= 2: the rates and their controls
 # ------------------------------------------------------------------------------------------
 
-WIDTHS = [16, 32, 64, 128, 256]
+WIDTHS = [16, 32, 64, 128, 256, 512]  # the sizes SLOPE_TOL was measured at (MEASURED_SIZES)
+SEEDS = 5
 
 
 @pytest.fixture(scope="module")
 def spread_checks():
-    return {n: barrier.check_barrier_decay(n=n, widths=WIDTHS, seeds=3) for n in (2, 3)}
+    return {n: barrier.check_barrier_decay(n=n, widths=WIDTHS, seeds=SEEDS) for n in (2, 3)}
 
 
 def test_spread_certificate_rates(spread_checks):
@@ -201,17 +207,17 @@ def test_spread_certificate_rates(spread_checks):
 
 def test_spread_rate_on_other_data_and_loss():
     x, y = other_data(2, "bce", 1)
-    barrier.check_barrier_decay(n=2, widths=WIDTHS, seeds=3, loss="bce", data=(x, y)).assert_passed()
+    barrier.check_barrier_decay(n=2, widths=WIDTHS, seeds=SEEDS, loss="bce", data=(x, y)).assert_passed()
 
 
 @pytest.mark.parametrize(("options", "failing"), [
-    ({"spherization": "chord"}, {barrier.REQ_EXACT, barrier.REQ_MONOTONE}),
+    ({"spherization": "chord"}, {barrier.REQ_EXACT, barrier.REQ_MONOTONE, barrier.REQ_OUTPUT}),
     ({"bridge": "joint"}, {barrier.REQ_BRIDGE}),
     ({"cells": 8}, set()),
     ({"spherization": "none"}, set()),
 ])
 def test_rate_controls_are_rejected(options, failing, spread_checks):
-    check = barrier.check_barrier_decay(n=2, widths=WIDTHS, seeds=3, **options)
+    check = barrier.check_barrier_decay(n=2, widths=WIDTHS, seeds=SEEDS, **options)
     assert not check.passed
     assert {text for text, held in check.requirements.items() if not held} == failing
     if not failing:  # the rate itself must fail
@@ -223,33 +229,56 @@ def test_rate_controls_are_rejected(options, failing, spread_checks):
 
 @pytest.mark.parametrize(("n", "loss", "kind"), [(2, "huber", 0), (3, "bce", 0), (2, "bce", 1), (3, "huber", 1)])
 def test_trained_check_on_other_targets(n, loss, kind):
-    check = barrier.check_barrier_decay(n=n, widths=[16, 32, 64, 128], kind="trained", seeds=3, loss=loss,
-                                        data=other_data(n, loss, kind))
+    check = barrier.check_trained_barriers(n=n, widths=[16, 32, 64, 128], seeds=3, loss=loss,
+                                           data=other_data(n, loss, kind))
     check.assert_passed()
-    assert check.sense == "<="
-    assert all(b <= c for b, c in zip(check.notes["largest realised barrier per width"],
-                                      check.notes["largest certificate per width"]))
+    assert check.sense == "<=" and check.measured <= 0
+    assert all(b <= c for b, c in zip(check.notes["largest raw barrier per width (grid)"],
+                                      check.notes["largest certificate per width (grid)"]))
 
 
-def test_relative_barrier_is_an_observation_not_the_theorem():
-    """On BCE labels of |x|₁ − x₃/2 over the cube the networks condense less (relative barrier about 1e-3 at
-    m = 32): a stricter relative requirement fails there, while everything the theorem asserts holds."""
-    data = other_data(3, "bce", 1)
-    options = dict(n=3, widths=[16, 32, 64, 128], kind="trained", seeds=3, loss="bce", data=data)
-    strict = barrier.check_barrier_decay(**options, relative_barrier=1e-4)
-    assert not strict.passed and strict.rate_holds
-    assert [text for text, held in strict.requirements.items() if not held] == [
-        "adaptive path: relative barrier ≤ 0.0001 on every pair with m ≥ 32"]
-    theorem_only = barrier.check_barrier_decay(**options, relative_barrier=None)
-    theorem_only.assert_passed()
-    assert theorem_only.notes["adaptive relative barrier per width (largest)"] == "not measured"
+def test_trained_check_asserts_no_relative_barrier():
+    """On BCE labels of |x|₁ − x₃/2 over the cube the networks condense less: the adaptive path's relative
+    barrier is about 1e-2 at m = 16 and 1e-3 at m = 32. It is reported, not required; the check passes."""
+    check = barrier.check_trained_barriers(n=3, widths=[16, 32, 64, 128], seeds=3, loss="bce",
+                                           data=other_data(3, "bce", 1))
+    check.assert_passed()
+    relative = check.notes["largest relative barrier per width (adaptive)"]
+    assert len(relative) == 4 and max(relative) > 1e-3
+    assert not any("relative" in text for text in check.requirements)
 
 
-def test_no_rate_without_positive_barriers():
+def test_a_verdict_without_positive_barriers():
+    """Zero targets: nothing to merge, no barrier; the claim (barrier within the certificate) holds and is
+    judged, the slope is not observed (a constant placeholder is fitted and named)."""
     x = torch.randn(20, 2, dtype=torch.float64)
-    y = torch.zeros(20, dtype=torch.float64)  # the zero network is optimal: nothing to merge, no barrier
-    with pytest.raises(ValueError, match="no rate can be fitted"):
-        barrier.check_barrier_decay(n=2, widths=[16, 32], kind="trained", seeds=2, data=(x, y), lam=10.0, steps=5)
+    y = torch.zeros(20, dtype=torch.float64)
+    check = barrier.check_trained_barriers(n=2, widths=[16, 32], seeds=2, data=(x, y), lam=10.0, steps=5)
+    assert check.passed, check.report()
+    assert check.notes["observed slope of the largest normalised barrier (grid)"] is None
+    assert check.notes["fitted series"] != "largest normalised barrier (grid)"
+    x1, y1 = barrier.teacher_data(1)
+    zero = barrier.check_zero_barrier_1d([4, 8, 16], seeds=2, data=(x1, torch.zeros_like(y1)))
+    assert zero.passed and zero.notes["fitted series"].startswith("none"), zero.report()
+
+
+def test_trained_check_gives_a_verdict_where_merging_is_free():
+    """lam = 0.03 (the referee's case): the normalised barrier is 0 at some width, the verdict still comes."""
+    check = barrier.check_trained_barriers(n=2, widths=[16, 32, 64, 128], seeds=3, lam=0.03)
+    assert check.passed, check.report()
+    assert 0.0 in check.notes["largest normalised barrier per width (grid)"]
+    assert check.notes["fitted series"] == "largest certificate (grid)"
+
+
+def test_spread_tolerance_covers_the_measured_spread():
+    """SLOPE_TOL is the mean-certificate slope's offset from −1/(n−1) plus 4 standard deviations over seed
+    offsets (offsets 1..10 here, at the chapter's sizes); the fitted statistic is the mean, not the maximum."""
+    for n in (2, 3):
+        slopes = np.array(barrier.spread_certificate_slopes(n, barrier.default_widths("spread"),
+                                                            seeds=barrier.default_seeds("spread"),
+                                                            offsets=range(1, 11)))
+        offset = abs(slopes.mean() + 1 / (n - 1))
+        assert offset + 3 * slopes.std(ddof=1) <= barrier.SLOPE_TOL[n] <= offset + 6 * slopes.std(ddof=1) + 0.02
 
 
 # ------------------------------------------------------------------------------------------
@@ -295,7 +324,7 @@ def test_straight_line_against_loss_landscapes():
 
 def test_barrier_conventions():
     prof = barrier.Profile(t=torch.linspace(0, 1, 5).numpy(), cost=torch.tensor([1.0, 2.5, 3.0, 2.5, 2.0]).numpy(),
-                           segment=torch.zeros(5, dtype=torch.long).numpy(), kinds=("line",))
+                           kinds=("line",))
     assert prof.barriers() == pytest.approx({"max": 1.0, "mean": 1.5, "interpolated": 1.5})
 
 
@@ -331,6 +360,21 @@ def test_bezier_curves_are_feasible_and_improve_on_the_line():
         assert barrier.barrier(curve, x, y, loss="huber", lam=LAM, points_per_segment=101) <= line
 
 
+def test_bezier_convergence_rule_stops_early_and_records_its_steps():
+    x, y = barrier.teacher_data(3, loss="bce", samples=64)
+    W, a = barrier.train_networks(x, y, width=16, seeds=3, loss="bce", steps=150)
+    pairs = [((W[0], a[0]), (W[i], a[i])) for i in (1, 2)]  # their Bezier curves keep a barrier of about 1e-2
+    curves = barrier.bezier_paths(pairs, x, y, loss="bce", steps=2000, converge=0.5, check_every=20)
+    taken = curves[0].info["steps"]
+    assert taken % 20 == 0 and 40 <= taken < 2000 and all(c.info["steps"] == taken for c in curves)  # two checks
+    longer = barrier.bezier_paths(pairs, x, y, loss="bce", steps=2000, converge=0.05, check_every=20)
+    assert longer[0].info["steps"] > taken  # a stricter rule trains longer
+    fixed = barrier.bezier_paths(pairs, x, y, loss="bce", steps=taken)  # same steps, no rule: the same curves
+    torch.testing.assert_close(fixed[1].segments[0].control[0], curves[1].segments[0].control[0], rtol=0, atol=0)
+    with pytest.raises(ValueError, match=r"converge must be a fraction in \[0, 1\)"):
+        barrier.bezier_paths(pairs, x, y, loss="bce", converge=1.5)
+
+
 def test_compare_paths_reports_every_method():
     x, y = barrier.teacher_data(2, loss="huber", samples=64)
     W, a = barrier.train_networks(x, y, width=16, seeds=2, loss="huber", steps=100)
@@ -338,9 +382,19 @@ def test_compare_paths_reports_every_method():
     assert tuple(table) == barrier.METHODS
     for method, row in table.items():
         assert row["seconds"] >= 0 and len(row["max"]) == 1
+        assert row["level"] == pytest.approx(table["straight line"]["level"], rel=1e-12)
         assert (row["certificate"][0] is None) == (not method.startswith("constructive"))
     for method in ("constructive (grid)", "constructive (adaptive)"):
         assert table[method]["max"][0] <= table[method]["certificate"][0] + barrier.COST_ATOL
+
+
+def test_compare_paths_runs_only_the_methods_asked_for():
+    x, y = barrier.teacher_data(2, loss="huber", samples=32)
+    pair = (random_network(2, 8, 1), random_network(2, 8, 2))
+    table = barrier.compare_paths([pair], x, y, loss="huber", methods=("straight line", "constructive (grid)"))
+    assert tuple(table) == ("straight line", "constructive (grid)")
+    with pytest.raises(ValueError, match="methods must be a non-empty sequence of names from"):
+        barrier.compare_paths([pair], x, y, loss="huber", methods=("NEB",))
 
 
 def test_train_networks_is_feasible_and_reproducible():
@@ -378,6 +432,38 @@ GOOD = (torch.full((4, 2), 0.5, dtype=torch.float64), torch.ones(4, dtype=torch.
 def test_bad_networks_are_refused(A, match):
     with pytest.raises(ValueError, match=match):
         barrier.constructive_path(A, GOOD, X2)
+
+
+def test_too_few_slots_in_higher_dimension_suggests_fewer_cells():
+    A, B = random_network(2, 6, 1, unit=6), random_network(2, 6, 2, unit=6)
+    with pytest.raises(ValueError, match=r"slots, but the networks have m = 6: pass fewer cells \(cells <= m // 2 = 3"):
+        barrier.constructive_path(A, B, torch.zeros(3, 2), cover="grid", cells=6)
+
+
+@pytest.mark.parametrize("name", ["one minus cosine", "Geman-McClure"])
+def test_non_convex_losses_are_refused(name, monkeypatch):
+    function = {"one minus cosine": lambda p, y: 1 - torch.cos(p - y),
+                "Geman-McClure": lambda p, y: (p - y) ** 2 / (1 + (p - y) ** 2)}[name]
+    monkeypatch.setitem(barrier.LOSSES, name, barrier.Loss(name, 1.0, function))
+    with pytest.raises(ValueError, match=f"loss '{name}' is not convex in the prediction"):
+        barrier.audit(barrier.constructive_path(GOOD, GOOD, X2), X2, torch.zeros(5), loss=name, lam=LAM)
+
+
+def test_a_wrong_lipschitz_constant_is_refused(monkeypatch):
+    monkeypatch.setitem(barrier.LOSSES, "huber-understated", barrier.Loss("huber-understated", 0.1,
+                                                                          barrier.LOSSES["huber"].function))
+    with pytest.raises(ValueError, match="declares lipschitz = 0.1 but its difference quotients reach 0.5"):
+        barrier.cost(GOOD[0], GOOD[1], X2, torch.zeros(5), loss="huber-understated", lam=LAM)
+
+
+def test_meta_tensors_are_refused():
+    meta = (torch.empty(4, 2, device="meta"), torch.empty(4, device="meta"))
+    with pytest.raises(ValueError, match=r"A\[0\] \(W\) is on the meta device"):
+        barrier.constructive_path(meta, GOOD, X2)
+    with pytest.raises(ValueError, match="x is on the meta device"):
+        barrier.constructive_path(GOOD, GOOD, torch.empty(5, 2, device="meta"))
+    with pytest.raises(ValueError, match="W is on the meta device"):
+        barrier.forward(meta[0], meta[1], X2)
 
 
 def test_biases_in_a_module_are_refused():
@@ -419,10 +505,107 @@ def test_other_bad_inputs():
         barrier.check_zero_barrier_1d([3, 8])
     with pytest.raises(ValueError, match="at least two distinct widths"):
         barrier.check_barrier_decay(n=2, widths=[16, 16])
-    with pytest.raises(ValueError, match="kind must be one of"):
-        barrier.check_barrier_decay(n=2, widths=[16, 32], kind="random")
+    with pytest.raises(ValueError, match="cover must be one of"):
+        barrier.check_barrier_decay(n=2, widths=[16, 32], cover="random")
+    with pytest.raises(ValueError, match=r"seeds must be >= 2 \(pairs of trained networks\), got 1"):
+        barrier.check_trained_barriers(n=2, widths=[16, 32], seeds=1)
     with pytest.raises(ValueError, match=r"lam must be >= 0"):
         barrier.check_zero_barrier_1d([4, 8], lam=-0.1)
+
+
+# ------------------------------------------------------------------------------------------
+# Seed sweeps: every assertion the chapter makes on trained or sampled networks, on seeds 0..9
+# ------------------------------------------------------------------------------------------
+
+SWEEP = range(10)
+
+
+@pytest.mark.parametrize(("n", "loss"), [(2, "huber"), (2, "bce"), (3, "huber"), (3, "bce")])
+def test_sweep_trained_certificate(n, loss):
+    """The chapter's trained claims (its widths and seeds) hold on every seed of the sweep."""
+    for seed in SWEEP:
+        check = barrier.check_trained_barriers(n=n, widths=barrier.default_widths("trained"),
+                                               seeds=barrier.default_seeds("trained"), loss=loss, seed=seed)
+        assert check.passed, (seed, check.report())
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_sweep_worst_case_rate_and_its_controls(n):
+    """The worst-case rate passes, and the ball and fixed-K controls fail as the chapter asserts, on every offset."""
+    widths, seeds = barrier.default_widths("spread"), barrier.default_seeds("spread")
+    for seed in SWEEP:
+        sphere = barrier.check_barrier_decay(n=n, widths=widths, seeds=seeds, seed=seed)
+        assert sphere.passed, (seed, sphere.report())
+        ball = barrier.check_barrier_decay(n=n, widths=widths, seeds=seeds, seed=seed, spherization="none")
+        assert not ball.passed and not ball.rate_holds, (seed, ball.report())
+        assert abs(ball.fit.slope + 1 / n) <= barrier.SLOPE_TOL[n], (seed, ball.report())
+        assert ball.fit.slope - sphere.fit.slope >= 0.12, seed
+        if n == 2:
+            fixed = barrier.check_barrier_decay(n=2, widths=widths, seeds=seeds, seed=seed, cells=8)
+            assert not fixed.passed and not fixed.rate_holds, (seed, fixed.report())
+            chord = barrier.check_barrier_decay(n=2, widths=widths, seeds=seeds, seed=seed, spherization="chord")
+            assert not chord.passed, seed
+            assert chord.notes["largest function change on exact segments"] > 1e3 * barrier.FUNCTION_ATOL
+            joint = barrier.check_barrier_decay(n=2, widths=widths, seeds=seeds, seed=seed, bridge="joint")
+            assert not joint.passed, seed
+
+
+@pytest.mark.parametrize("loss", ["huber", "bce"])
+def test_sweep_zero_barrier_1d(loss):
+    for seed in SWEEP:
+        check = barrier.check_zero_barrier_1d(barrier.default_widths("1d"), loss=loss,
+                                              seeds=barrier.default_seeds("1d"), seed=seed)
+        assert check.passed, (seed, check.report())
+
+
+def test_sweep_biases_control():
+    for seed in SWEEP:
+        check = barrier.check_zero_barrier_1d(barrier.default_widths("1d"), seeds=barrier.default_seeds("1d"),
+                                              biases=True, seed=seed)
+        assert not check.passed and not check.rate_holds, (seed, check.report())
+
+
+def test_sweep_demo_pair_audit():
+    """The chapter's first trained pair (n = 2, m = 32, Huber) keeps every guarantee, grid cover."""
+    x, y = barrier.teacher_data(2, loss="huber")
+    for seed in SWEEP:
+        W, a = barrier.train_networks(x, y, width=32, seeds=2, loss="huber", seed=seed)
+        report = barrier.audit(barrier.constructive_path((W[0], a[0]), (W[1], a[1]), x, cover="grid"), x, y,
+                               loss="huber", lam=LAM)
+        assert report.holds, (seed, report.failures)
+
+
+@pytest.mark.parametrize(("n", "loss"), [(2, "huber"), (3, "bce")])
+def test_sweep_comparison_assertions(n, loss):
+    """What the chapter asserts on its comparison table (m = 64): the adaptive path below the straight line,
+    matching removes at least 90% of the line's barrier, both constructive paths within their certificates."""
+    x, y = barrier.teacher_data(n, loss=loss)
+    methods = ("straight line", "weight matching + line", "constructive (grid)", "constructive (adaptive)")
+    for seed in SWEEP:
+        W, a = barrier.train_networks(x, y, width=64, seeds=barrier.default_seeds("trained"), loss=loss, seed=7 + seed)
+        table = barrier.compare_paths(barrier_pairs(W, a), x, y, loss=loss, methods=methods)
+        naive = max(table["straight line"]["max"])
+        assert naive > max(table["constructive (adaptive)"]["max"]), seed
+        assert max(table["weight matching + line"]["max"]) < 0.1 * naive, seed
+        for method in methods[2:]:
+            assert all(b <= c + barrier.COST_ATOL for b, c in zip(table[method]["max"], table[method]["certificate"]))
+
+
+def test_sweep_matched_line_in_1d():
+    """1-D, BCE, m = 64: the matched straight line keeps a positive barrier on some pair (not on every pair:
+    at seed 9 one pair's is 0), the construction has none on any."""
+    x, y = barrier.teacher_data(1, loss="bce")
+    for seed in SWEEP:
+        W, a = barrier.train_networks(x, y, width=64, seeds=barrier.default_seeds("trained"), loss="bce", seed=7 + seed)
+        pairs = barrier_pairs(W, a)
+        matched = barrier.barriers([barrier.matched_line(P, Q) for P, Q in pairs], x, y, loss="bce", lam=LAM,
+                                   points_per_segment=51)
+        built = barrier.barriers([barrier.constructive_path(P, Q, x) for P, Q in pairs], x, y, loss="bce", lam=LAM)
+        assert max(matched) > barrier.ZERO_BARRIER_ATOL and max(built) <= barrier.ZERO_BARRIER_ATOL, (seed, matched)
+
+
+def barrier_pairs(W, a):
+    return [((W[i], a[i]), (W[j], a[j])) for i in range(len(W)) for j in range(i + 1, len(W))]
 
 
 # ------------------------------------------------------------------------------------------
@@ -436,6 +619,14 @@ def test_claims_are_registered():
         "barrier/control-ball", "barrier/control-biases-1d"}
     assert all(c.chapter == "book/04_barrier_decay" for c in found.values())
     assert {c.label for c in found.values()} == {"thm-barrier-decay", "thm-barrier-1d"}
+
+
+def test_chapter_records_exactly_the_registered_claims():
+    """Every claim registered for chapter 4 is recorded by the chapter (ledger.record), and nothing else."""
+    source = (Path(__file__).resolve().parents[1] / "book" / "04_barrier_decay.md").read_text(encoding="utf-8")
+    recorded = set(re.findall(r'ledger\.record\(\s*"(barrier/[^"]+)"', source))
+    registered = {c.key for c in ledger.claims() if c.chapter == barrier.CHAPTER}
+    assert recorded == registered
 
 
 @pytest.mark.gpu
@@ -477,3 +668,128 @@ def test_bce_is_exact_for_large_logits():
     exact = torch.tensor([float(mpmath.log(1 + mpmath.exp(mpmath.mpf(float(v))))) for v in p], dtype=torch.float64)
     torch.testing.assert_close(barrier.LOSSES["bce"](p, torch.zeros(5, dtype=torch.float64)), exact, rtol=2e-16, atol=0)
     assert float((nn.functional.softplus(p) - exact).abs().max()) > 1e-9  # torch's softplus is not exact here
+
+
+# ------------------------------------------------------------------------------------------
+# the referee's controls: each must be rejected (or, in class, pass)
+# ------------------------------------------------------------------------------------------
+
+def _failing(check) -> set[str]:
+    return {text for text, held in check.requirements.items() if not held}
+
+
+@pytest.mark.parametrize("n", [1, 4, 5, 6])
+def test_rate_is_refused_where_its_tolerance_was_not_measured(n):
+    """For n >= 4 the ball path without spherization passed (n = 4: −0.254 vs −0.333 ± 0.083): the gap
+    1/(n(n−1)) between the two rates is below any unmeasured tolerance, so such n are refused."""
+    with pytest.raises(ValueError, match=rf"n(?: must be >= 2| = {n}: the slope tolerance is measured for n in \[2, 3\])"):
+        barrier.check_barrier_decay(n=n, widths=WIDTHS, seeds=SEEDS, spherization="none")
+
+
+@pytest.mark.parametrize(("widths", "seeds", "match"), [
+    ([16, 32], 2, r"2 distinct widths \(at least 4\), largest width 32 \(at least 512\), seeds = 2 \(at least 5\)"),
+    ([64, 128, 256, 512], 4, r"seeds = 4 \(at least 5\)"),
+    ([4, 8, 16, 32, 64, 128, 256, 512], 5, r"smallest width 4 \(at least 16\)"),
+])
+def test_rate_is_refused_at_unmeasured_sizes(widths, seeds, match):
+    with pytest.raises(ValueError, match=match):
+        barrier.check_barrier_decay(n=2, widths=widths, seeds=seeds)
+
+
+def test_adaptive_rate_is_one_sided():
+    """The adaptive cover beats the grid on some offsets (−1.085 at n = 2, 16…512): the theorem only bounds it."""
+    check = barrier.check_barrier_decay(n=2, widths=WIDTHS, seeds=SEEDS, cover="adaptive")
+    assert check.sense == "<=" and check.passed, check.report()
+    ball = barrier.check_barrier_decay(n=2, widths=WIDTHS, seeds=SEEDS, cover="adaptive", spherization="none")
+    assert not ball.rate_holds, ball.report()
+
+
+def _scaled_merge(factor):
+    original = construction._compress
+
+    def compress(W, a, side, **options):
+        segments, canonical = original(W, a, side, **options)
+        out, after = [], False
+        for s in segments:
+            if s.kind == "merge":
+                out.append(barrier.Segment("merge", side, s.W0, s.a0, s.W1, s.a1 * factor))
+                after = True
+            else:
+                out.append(barrier.Segment(s.kind, side, s.W0, s.a0 * factor, s.W1, s.a1 * factor) if after else s)
+        return out, dataclasses.replace(canonical, a=canonical.a * factor)
+    return compress
+
+
+@pytest.mark.parametrize("factor", [0.8, 1.1, 1.3])
+def test_a_merge_that_rescales_the_output_weights_is_rejected(factor, monkeypatch):
+    monkeypatch.setattr(construction, "_compress", _scaled_merge(factor))
+    check = barrier.check_barrier_decay(n=2, widths=WIDTHS, seeds=SEEDS)
+    assert not check.passed and barrier.REQ_OUTPUT in _failing(check), check.report()
+    trained = barrier.check_trained_barriers(n=3, widths=[16, 32], seeds=2, loss="bce", steps=50)
+    assert not trained.passed and barrier.REQ_OUTPUT in _failing(trained), trained.report()
+
+
+def test_a_detour_outside_the_ball_is_rejected(monkeypatch):
+    """Idle slots (a_j = 0) leave the ball (3·w_j) and come back: the cost is unchanged, feasibility is not."""
+    original = construction._bridge
+
+    def excursion(A, B, *, bridge):
+        segments = original(A, B, bridge=bridge)
+        W, a = segments[0].W0, segments[0].a0
+        out = torch.where((a == 0)[:, None], 3.0 * W, W)
+        return [barrier.Segment("free", "bridge", W, a, out, a), barrier.Segment("free", "bridge", out, a, W, a)] + segments
+    monkeypatch.setattr(construction, "_bridge", excursion)
+    for check in (barrier.check_zero_barrier_1d([4, 8, 16], seeds=2),
+                  barrier.check_trained_barriers(n=2, widths=[16, 32], seeds=2, steps=50),
+                  barrier.check_barrier_decay(n=2, widths=WIDTHS, seeds=SEEDS)):
+        assert not check.passed and barrier.REQ_FEASIBLE in _failing(check), check.report()
+
+
+@pytest.mark.parametrize("factor", [1.1, 1.3])
+def test_cover_centres_outside_the_ball_are_rejected(factor, monkeypatch):
+    sphere, kmeans = construction.sphere_cover, construction.weighted_kmeans
+    monkeypatch.setattr(construction, "sphere_cover", lambda n, cells, device=None: sphere(n, cells, device=device) * factor)
+    monkeypatch.setattr(construction, "weighted_kmeans", lambda *args, **kw: kmeans(*args, **kw) * factor)
+    for check in (barrier.check_zero_barrier_1d([4, 8, 16], seeds=2),
+                  barrier.check_trained_barriers(n=2, widths=[16, 32], seeds=2, steps=50)):
+        assert not check.passed and barrier.REQ_FEASIBLE in _failing(check), check.report()
+
+
+def test_tight_pair_nearly_attains_the_certificate():
+    A, B, x, y = barrier.tight_pair()
+    report = barrier.audit(barrier.constructive_path(A, B, x, cover="grid"), x, y, loss="huber", lam=barrier.LAMBDA)
+    assert report.holds
+    assert report.merge_barrier / report.certificate == pytest.approx(0.7036, abs=1e-4)
+
+
+@pytest.mark.parametrize("factor", [0.7, 0.3, 0.1])
+def test_an_understated_certificate_is_rejected(factor, monkeypatch):
+    certificate = barrier.Path.certificate
+    monkeypatch.setattr(barrier.Path, "certificate", lambda self, x, lipschitz: factor * certificate(self, x, lipschitz))
+    for check in (barrier.check_barrier_decay(n=2, widths=WIDTHS, seeds=SEEDS),
+                  barrier.check_zero_barrier_1d([4, 8, 16], seeds=2),
+                  barrier.check_trained_barriers(n=2, widths=[16, 32], seeds=2, steps=50)):
+        assert not check.passed and barrier.REQ_TIGHT in _failing(check), check.report()
+
+
+@pytest.mark.parametrize("scale", [1e3, 1e5])
+def test_round_off_is_relative_to_the_cost_level(scale):
+    """y × 1e5 puts the cost near 1.5e4, where one ulp is 1.8e-12: an absolute 1e-12 failed there."""
+    x, y = barrier.teacher_data(1)
+    barrier.check_zero_barrier_1d([4, 8, 16, 32], seeds=3, data=(x, y * scale)).assert_passed()
+    W, a = barrier.train_networks(x, y * scale, width=8, seeds=2, loss="huber", seed=8)
+    path = barrier.constructive_path((W[0], a[0]), (W[1], a[1]), x, cover="grid")
+    assert barrier.audit(path, x, y * scale, loss="huber", lam=barrier.LAMBDA).holds
+    assert barrier.cost_roundoff(1.5e4) == pytest.approx(1.5e-8)
+    assert barrier.cost_roundoff(1e-3) == barrier.COST_ATOL
+
+
+def test_float32_networks_are_refused_with_a_conversion_hint():
+    W = torch.nn.functional.normalize(torch.randn(64, 2, dtype=torch.float32, generator=torch.Generator().manual_seed(0)), dim=1)
+    with pytest.raises(ValueError, match=r"> 1 .*the network is float32.*W\.double\(\)"):
+        barrier.constructive_path((W, torch.ones(64)), (W, torch.ones(64)), X2)
+
+
+def test_one_unit_in_higher_dimension_names_the_minimum_width():
+    with pytest.raises(ValueError, match=r"m = 1: for n = 2 this construction needs m >= 2"):
+        barrier.constructive_path(barrier.spread_network(2, 1), barrier.spread_network(2, 1, seed=1), X2)

@@ -1,0 +1,172 @@
+"""Path finders without a guarantee (straight line, weight matching, Bezier curves) and the comparison
+of every method on the same pairs."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+
+import torch
+from scipy.optimize import linear_sum_assignment
+
+from ..validate import finite_real, positive_int
+from .construction import constructive_path
+from .evaluation import COST_ATOL, profile
+from .losses import get_loss
+from .model import LAMBDA, Network, as_network, as_pair, _data, _forward, _generator, _lam, _values
+from .paths import Path, Segment
+
+
+def straight_line(A, B) -> Path:
+    """The naive path ``(1−t)θ_A + tθ_B`` (no guarantee)."""
+    (WA, aA), (WB, aB) = as_pair(A, B)
+    return Path((Segment("line", "bridge", WA, aA, WB, aB),))
+
+
+def weight_matching(A, B) -> tuple[Network, torch.Tensor]:
+    """``B`` with its hidden units permuted to match ``A``'s (Git Re-Basin's weight matching).
+
+    For one hidden layer the matching is a single assignment problem: the permutation ``π``
+    maximising ``Σ_j ⟨(w^A_j, a^A_j), (w^B_{π(j)}, a^B_{π(j)})⟩`` (Hungarian algorithm,
+    ``scipy.optimize.linear_sum_assignment``). The permuted network computes the same function.
+    Returns ``((W_B[π], a_B[π]), π)``.
+    """
+    (WA, aA), (WB, aB) = as_pair(A, B)
+    similarity = torch.cat([WA, aA[:, None]], 1) @ torch.cat([WB, aB[:, None]], 1).T
+    _, perm = linear_sum_assignment(similarity.cpu().numpy(), maximize=True)
+    perm = torch.as_tensor(perm, dtype=torch.long, device=WA.device)
+    return (WB[perm], aB[perm]), perm
+
+
+def matched_line(A, B) -> Path:
+    """The straight line from ``A`` to ``B`` after weight matching (no guarantee)."""
+    return straight_line(A, weight_matching(A, B)[0])
+
+
+def bezier_paths(pairs: Sequence[tuple], x, y, *, loss: str, lam: float = LAMBDA, steps: int = 300,
+                 samples: int = 8, lr: float = 0.01, converge: float | None = None, check_every: int = 50,
+                 seed: int = 0) -> list[Path]:
+    """Quadratic Bezier curves ``(1−t)²θ_A + 2t(1−t)θ_c + t²θ_B`` with trained control points (Garipov et al.).
+
+    All pairs (same shape) are trained at once: ``θ_c`` starts at the midpoint; each Adam step averages
+    the cost at ``samples`` uniform random ``t``; ``W_c`` is projected onto the unit ball after each
+    step, so the whole curve is feasible (the Bernstein weights are a convex combination).
+    ``steps`` Adam steps, or with ``converge`` a stopping rule: every ``check_every`` steps the largest
+    barrier over the pairs is evaluated at 101 times, and training stops when it is at most
+    ``COST_ATOL`` or, from the second evaluation on, fell by less than the fraction ``converge`` since
+    the previous one (``steps`` is then the cap). ``path.info["steps"]`` is the number of steps taken.
+    """
+    if len(pairs) == 0:
+        raise ValueError("pairs must contain at least one pair (A, B)")
+    nets = [(as_network(f"pairs[{i}][0]", A), as_network(f"pairs[{i}][1]", B)) for i, (A, B) in enumerate(pairs)]
+    shapes = {tuple(p[0][0].shape) for p in nets} | {tuple(p[1][0].shape) for p in nets}
+    if len(shapes) != 1:
+        raise ValueError(f"every network in pairs must have the same shape, got {sorted(shapes)}")
+    steps, samples = positive_int("steps", steps), positive_int("samples", samples)
+    check_every = positive_int("check_every", check_every)
+    if converge is not None and not 0 <= finite_real("converge", converge) < 1:
+        raise ValueError(f"converge must be a fraction in [0, 1) or None, got {converge!r}")
+    loss_fn, lam = get_loss(loss), _lam(lam)
+    device = nets[0][0][0].device
+    x, y = _data(x, y, n=nets[0][0][0].shape[1], loss=loss)
+    x, y = x.to(device), y.to(device)
+    WA = torch.stack([p[0][0] for p in nets]).to(device)
+    aA = torch.stack([p[0][1] for p in nets]).to(device)
+    WB = torch.stack([p[1][0] for p in nets]).to(device)
+    aB = torch.stack([p[1][1] for p in nets]).to(device)
+    Wc = (0.5 * (WA + WB)).requires_grad_()
+    ac = (0.5 * (aA + aB)).requires_grad_()
+    optimiser = torch.optim.Adam([Wc, ac], lr=lr)
+    generator = _generator(seed, device)
+
+    def curve(t):
+        b0, b1, b2 = (1 - t) ** 2, 2 * t * (1 - t), t**2
+        return (b0[..., None] * WA + b1[..., None] * Wc + b2[..., None] * WB,  # (T, P, m, n)
+                b0 * aA + b1 * ac + b2 * aB)
+
+    def largest_barrier() -> float:
+        with torch.no_grad():
+            W, a = curve(torch.linspace(0, 1, 101, dtype=torch.float64, device=device)[:, None, None])
+            _, c = _values(W.reshape(-1, *W.shape[2:]), a.reshape(-1, a.shape[-1]), x, y, loss_fn, lam)
+            c = c.reshape(101, -1)
+            return float((c.max(0).values - torch.maximum(c[0], c[-1])).max())
+
+    previous, taken = math.inf, 0
+    for taken in range(1, steps + 1):
+        W, a = curve(torch.rand(samples, 1, 1, generator=generator, dtype=torch.float64, device=device))
+        optimiser.zero_grad(set_to_none=True)
+        (loss_fn(_forward(W, a, x), y).mean(-1) + lam * a.abs().sum(-1)).mean(0).sum().backward()
+        optimiser.step()
+        with torch.no_grad():
+            Wc /= Wc.norm(dim=-1, keepdim=True).clamp_min(1.0)
+        if converge is not None and taken % check_every == 0:
+            current = largest_barrier()
+            if current <= COST_ATOL or (math.isfinite(previous) and previous - current <= converge * previous):
+                break
+            previous = current
+    Wc, ac = Wc.detach(), ac.detach()
+    return [Path((Segment("bezier", "bridge", WA[p], aA[p], WB[p], aB[p], curve="bezier", control=(Wc[p], ac[p])),),
+                 info={"steps": taken}) for p in range(len(nets))]
+
+
+METHODS = ("straight line", "weight matching + line", "Bezier", "weight matching + Bezier",
+           "constructive (grid)", "constructive (adaptive)")
+POINTS_PER_SEGMENT = {  # samples of the cost per segment: lines, curves, constructive segments
+    "straight line": 51, "weight matching + line": 51, "Bezier": 101, "weight matching + Bezier": 101,
+    "constructive (grid)": 17, "constructive (adaptive)": 17,
+}
+
+
+def path_finders(pairs: Sequence[tuple], x, y, *, loss: str, lam: float = LAMBDA, bezier_steps: int = 300,
+                 converge: float | None = None, check_every: int = 50,
+                 seed: int = 0) -> dict[str, Callable[[], list[Path]]]:
+    """For every method of ``METHODS``, a function that joins every pair of ``pairs`` by that method.
+
+    Shared by :func:`compare_paths` and the benchmark, so that both time and evaluate the same thing;
+    ``bezier_steps``, ``converge`` and ``check_every`` are passed to :func:`bezier_paths`.
+    """
+    if len(pairs) == 0:
+        raise ValueError("pairs must contain at least one pair (A, B)")
+    pairs = [(as_network(f"pairs[{i}][0]", A), as_network(f"pairs[{i}][1]", B)) for i, (A, B) in enumerate(pairs)]
+    bezier = dict(loss=loss, lam=lam, steps=bezier_steps, converge=converge, check_every=check_every, seed=seed)
+    return {
+        "straight line": lambda: [straight_line(A, B) for A, B in pairs],
+        "weight matching + line": lambda: [matched_line(A, B) for A, B in pairs],
+        "Bezier": lambda: bezier_paths(pairs, x, y, **bezier),
+        "weight matching + Bezier": lambda: bezier_paths([(A, weight_matching(A, B)[0]) for A, B in pairs], x, y,
+                                                         **bezier),
+        "constructive (grid)": lambda: [constructive_path(A, B, x, cover="grid") for A, B in pairs],
+        "constructive (adaptive)": lambda: [constructive_path(A, B, x, cover="adaptive") for A, B in pairs],
+    }
+
+
+def compare_paths(pairs: Sequence[tuple], x, y, *, loss: str, lam: float = LAMBDA, bezier_steps: int = 300,
+                  methods: Sequence[str] = METHODS, seed: int = 0) -> dict[str, dict[str, list]]:
+    """Every method of ``methods`` (default ``METHODS``) on the same ``pairs``, same cost, same barrier conventions.
+
+    For each method, per pair: ``"max"``, ``"mean"``, ``"interpolated"`` (the three conventions of
+    :meth:`Profile.barriers`), ``"level"`` (``max(C_A, C_B)``, the same for every method),
+    ``"certificate"`` (``None`` for the methods that give none); and ``"seconds"``: process time to
+    *find* the path, per pair (Bezier curves are trained for all pairs at once, ``bezier_steps`` Adam
+    steps, and the time is divided by the number of pairs). Sampling: ``POINTS_PER_SEGMENT``, 51
+    points on lines, 101 on Bezier curves, 17 per constructive segment.
+    """
+    if isinstance(methods, str) or not methods or any(m not in METHODS for m in methods):
+        raise ValueError(f"methods must be a non-empty sequence of names from {METHODS}, got {methods!r}")
+    lipschitz, lam = get_loss(loss).lipschitz, _lam(lam)
+    finders = path_finders(pairs, x, y, loss=loss, lam=lam, bezier_steps=bezier_steps, seed=seed)
+    table = {}
+    for method in (m for m in METHODS if m in methods):
+        start = time.process_time()
+        paths = finders[method]()
+        seconds = (time.process_time() - start) / len(paths)
+        profiles = [profile(p, x, y, loss=loss, lam=lam, points_per_segment=POINTS_PER_SEGMENT[method]) for p in paths]
+        conventions = [p.barriers() for p in profiles]
+        table[method] = {
+            **{key: [c[key] for c in conventions] for key in ("max", "mean", "interpolated")},
+            "level": [max(float(p.cost[0]), float(p.cost[-1])) for p in profiles],
+            "certificate": [p.certificate(x, lipschitz) if p.moments is not None else None for p in paths],
+            "seconds": seconds,
+        }
+    return table

@@ -1,0 +1,115 @@
+"""Figures of chapter 4: the cost along a path, the functions along it, spherization and merging in the plane."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+
+from ..validate import finite_real
+from .evaluation import Profile
+from .model import _choice, forward
+from .paths import Path
+
+
+def draw_profile(path_profile: Profile, ax=None, *, t: float | None = None, label: str | None = None):
+    """Draw the cost along a path (``path_profile`` from :func:`profile`) with its segment boundaries,
+    each segment labelled by its kind, and a marker at path time ``t``; return ``ax``."""
+    from ..plotting import new_axes
+
+    if not isinstance(path_profile, Profile):
+        raise TypeError(f"path_profile must be a Profile, got {type(path_profile).__name__}")
+    if ax is None:
+        _, ax = new_axes()
+    ax.plot(path_profile.t, path_profile.cost, color="C2", label=label)
+    for b in path_profile.boundaries[1:-1]:
+        ax.axvline(b, color="0.8", linewidth=0.8)
+    low, high = float(path_profile.cost.min()), float(path_profile.cost.max())
+    pad = 0.05 * (high - low) if high > low else 0.05 * abs(high) + 1e-12
+    ax.set_ylim(low - pad, high + 4 * pad)
+    for i, kind in enumerate(path_profile.kinds):
+        ax.text((i + 0.5) / len(path_profile.kinds), high + 3.5 * pad, kind, rotation=90, fontsize=7, ha="center",
+                va="top", color="0.4")
+    if t is not None:
+        ax.axvline(finite_real("t", t), color="k", linestyle="--")
+    ax.set(xlabel="path time $t$", title="cost along the path")
+    return ax
+
+
+def draw_path_state(path: Path, path_profile: Profile, t: float, axes=None):
+    """Draw the path at time ``t``: the functions of both ends and of ``γ(t)``, and the cost profile.
+
+    Left: ``f_A``, ``f_B`` and ``f_{γ(t)}`` (``n = 1``: on ``[−1, 1]``; ``n = 2``: at angle ``φ`` on the
+    unit circle, which determines a bias-free network since ``f(x) = ‖x‖ f(x/‖x‖)``). Right:
+    :func:`draw_profile` with the marker at ``t``. Returns the two axes.
+    """
+    from ..plotting import new_axes
+
+    if not isinstance(path, Path):
+        raise TypeError(f"path must be a Path, got {type(path).__name__}")
+    t = finite_real("t", t)
+    if not 0 <= t <= 1:
+        raise ValueError(f"t must be in [0, 1], got {t!r}")
+    n = path.segments[0].W0.shape[1]
+    if n > 2:
+        raise ValueError(f"draw_path_state draws networks with n <= 2 inputs, got n = {n}")
+    if axes is None:
+        _, axes = new_axes(2)
+    left, right = axes
+    device = path.segments[0].W0.device
+    if n == 1:
+        grid = torch.linspace(-1, 1, 401, dtype=torch.float64, device=device)
+        points, xlabel = grid[:, None], "$x$"
+    else:
+        grid = torch.linspace(0, 2 * math.pi, 721, dtype=torch.float64, device=device)
+        points, xlabel = torch.stack([grid.cos(), grid.sin()], 1), r"angle $\varphi$ on the unit circle"
+    W, a = path.evaluate([0.0, 1.0, t])
+    values = forward(W, a, points).cpu().numpy()
+    abscissa = grid.cpu().numpy()
+    left.plot(abscissa, values[0], color="C0", linewidth=4, alpha=0.45, label="$f_A$ (wide)")
+    left.plot(abscissa, values[1], color="C1", linewidth=1.5, linestyle=":", label="$f_B$ (dotted)")
+    left.plot(abscissa, values[2], color="k", linewidth=1, label=rf"$f_{{\gamma({t:.2f})}}$")
+    left.set(xlabel=xlabel, title="the networks")
+    left.legend(loc="upper right")
+    draw_profile(path_profile, right, t=t)
+    return left, right
+
+
+def draw_directions(path: Path, ax=None, *, side: str = "A"):
+    """Draw spherization and merging of one network of a path on ℝ² (the first layer, in the plane).
+
+    Each neuron ``w_j`` is a dot (area ∝ ``|a_j|``) with a grey segment to its spherized direction
+    ``w_j/‖w_j‖`` on the unit circle and a coloured chord from there to its cell centre ``u_{k(j)}``
+    (crosses: the centres of the cover). Returns ``ax``.
+    """
+    from ..plotting import new_axes
+
+    if not isinstance(path, Path) or "canonical" not in path.info:
+        raise TypeError(f"path must be a Path from constructive_path, got {type(path).__name__}")
+    side = _choice("side", side, ("A", "B"))
+    W, a = path.start if side == "A" else path.end
+    if W.shape[1] != 2:
+        raise ValueError(f"draw_directions draws networks with n = 2 inputs, got n = {W.shape[1]}")
+    canonical = path.info["canonical"][0 if side == "A" else 1]
+    if ax is None:
+        _, ax = new_axes()
+    W, a = W.cpu().numpy(), a.cpu().numpy()
+    norms = np.linalg.norm(W, axis=1)
+    on_sphere = W / np.where(norms > 0, norms, 1.0)[:, None]
+    centres = canonical.centres.cpu().numpy()
+    target = centres[canonical.assignment.cpu().numpy()]
+    angle = np.linspace(0, 2 * math.pi, 361)
+    ax.plot(np.cos(angle), np.sin(angle), color="0.75", linewidth=0.8)
+    for w, s_, u in zip(W, on_sphere, target):
+        ax.plot([w[0], s_[0]], [w[1], s_[1]], color="0.6", linewidth=0.8)
+        ax.plot([s_[0], u[0]], [s_[1], u[1]], color="C3", linewidth=1.5)
+    size = 300 * np.abs(a) / max(float(np.abs(a).max()), 1e-300)
+    ax.scatter(W[:, 0], W[:, 1], s=size, color="C0", zorder=3, label=r"neurons $w_j$ (area $\propto |a_j|$)")
+    ax.scatter(centres[:, 0], centres[:, 1], marker="x", color="k", zorder=4, label="cell centres $u_k$")
+    ax.plot([], [], color="0.6", label="spherize (exact)")
+    ax.plot([], [], color="C3", label="merge (certified)")
+    ax.set_aspect("equal")
+    ax.set(xlim=(-1.15, 1.15), ylim=(-1.15, 1.15), xlabel="$w_1$", ylabel="$w_2$")
+    ax.legend(loc="lower left", fontsize=7, markerscale=0.4, framealpha=0.9)
+    return ax

@@ -1,0 +1,265 @@
+"""The cost along a path (profile, barrier in three conventions, many paths in one batch) and the audit
+of every segment's guarantee."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from ..validate import positive_int
+from .losses import get_loss
+from .model import FEASIBILITY_RTOL, _data, _lam, _values
+from .paths import EXACT_KINDS, Path
+
+FUNCTION_ATOL = 1e-10  # function-exact segments: |f_t − f_0| ≤ this (float64 round-off is ~1e-14 here)
+COST_ATOL = 1e-12  # monotone / convex / constant segments: cost allowed above its bound by round-off only,
+#   relative to the cost level: the allowance is COST_ATOL · max(1, max_t |C|) (cost_roundoff)
+OUTPUT_RTOL = 1e-14  # merge keeps a, spherize keeps a_j‖w_j‖: up to a few ulps of the interpolation
+
+
+def cost_roundoff(level: float) -> float:
+    """The round-off allowed on a cost of size ``level``: ``COST_ATOL · max(1, |level|)`` (a float64 mean of
+    ``N`` terms is exact to a few ulps of the cost, so the allowance scales with it; at cost 1e4 one ulp
+    is 1.8e-12)."""
+    return COST_ATOL * max(1.0, abs(float(level)))
+
+
+@dataclass(frozen=True)
+class Profile:
+    """The cost sampled along a path: ``t`` (path time) and ``cost`` at each sample, ``kinds`` of its segments."""
+
+    t: np.ndarray
+    cost: np.ndarray
+    kinds: tuple[str, ...]
+
+    @property
+    def boundaries(self) -> np.ndarray:
+        """Path times where segments meet, ``i/S``."""
+        return np.arange(len(self.kinds) + 1) / len(self.kinds)
+
+    def barriers(self) -> dict[str, float]:
+        """The barrier in the three conventions of the literature, from the same samples.
+
+        ``max``: ``max_t C − max(C₀, C₁)`` (the theorem's, Freeman-Bruna's "energy gap");
+        ``mean``: ``max_t C − (C₀ + C₁)/2`` (Git Re-Basin); ``interpolated``:
+        ``max_t [C(t) − ((1−t)C₀ + tC₁)]`` (Entezari et al.), ``t`` the path time.
+        """
+        c0, c1 = float(self.cost[0]), float(self.cost[-1])
+        top = float(self.cost.max())
+        return {"max": top - max(c0, c1), "mean": top - 0.5 * (c0 + c1),
+                "interpolated": float((self.cost - ((1 - self.t) * c0 + self.t * c1)).max())}
+
+
+def _segment_times(points_per_segment: int, device) -> torch.Tensor:
+    if positive_int("points_per_segment", points_per_segment) < 2:
+        raise ValueError(f"points_per_segment must be >= 2 (both ends of a segment), got {points_per_segment}")
+    return torch.linspace(0, 1, points_per_segment, dtype=torch.float64, device=device)
+
+
+def _sampled(path: Path, x, y, loss: str, lam: float, points_per_segment: int):
+    if not isinstance(path, Path):
+        raise TypeError(f"path must be a Path, got {type(path).__name__}")
+    loss_fn = get_loss(loss)
+    lam = _lam(lam)
+    x, y = _data(x, y, n=path.segments[0].W0.shape[1], loss=loss)
+    device = path.segments[0].W0.device
+    x, y = x.to(device), y.to(device)
+    local = _segment_times(points_per_segment, device)
+    params = [s.evaluate(local) for s in path.segments]
+    W = torch.cat([p[0] for p in params])
+    a = torch.cat([p[1] for p in params])
+    f, c = _values(W, a, x, y, loss_fn, lam)
+    count = len(path.segments)
+    return (local, f.reshape(count, points_per_segment, -1), c.reshape(count, points_per_segment), x,
+            W.reshape(count, points_per_segment, *W.shape[1:]), a.reshape(count, points_per_segment, -1))
+
+
+def profile(path: Path, x, y, *, loss: str, lam: float, points_per_segment: int = 17) -> Profile:
+    """The cost ``C`` at ``points_per_segment`` equally spaced times of every segment of ``path``."""
+    local, _, c, *_ = _sampled(path, x, y, loss, lam, points_per_segment)
+    count = len(path.segments)
+    t = ((torch.arange(count, device=local.device)[:, None] + local[None, :]) / count).reshape(-1)
+    return Profile(t.cpu().numpy(), c.reshape(-1).cpu().numpy(), tuple(path.kinds))
+
+
+def barrier(path: Path, x, y, *, loss: str, lam: float, points_per_segment: int = 17) -> float:
+    """``B(γ) = max_t C(γ(t)) − max(C(γ(0)), C(γ(1)))`` over the sampled times (a lower bound of the supremum;
+    the audit bounds the supremum on every segment from its guarantee)."""
+    return profile(path, x, y, loss=loss, lam=lam, points_per_segment=points_per_segment).barriers()["max"]
+
+
+def barriers(paths: Sequence[Path], x, y, *, loss: str, lam: float, points_per_segment: int = 17) -> list[float]:
+    """:func:`barrier` of many paths (all of the same shape) from one batched evaluation of the cost.
+
+    The samples of every path are stacked into one batch of parameter sets, so on a GPU all pairs
+    are evaluated at once; the result equals ``[barrier(p, ...) for p in paths]`` to round-off.
+    """
+    if isinstance(paths, Path) or len(paths) == 0:
+        raise ValueError("paths must be a non-empty sequence of Path objects")
+    for i, path in enumerate(paths):
+        if not isinstance(path, Path):
+            raise TypeError(f"paths[{i}] must be a Path, got {type(path).__name__}")
+    shapes = {tuple(p.segments[0].W0.shape) for p in paths}
+    if len(shapes) != 1:
+        raise ValueError(f"every path must have networks of the same shape, got {sorted(shapes)}")
+    loss_fn, lam = get_loss(loss), _lam(lam)
+    device = paths[0].segments[0].W0.device
+    x, y = _data(x, y, n=paths[0].segments[0].W0.shape[1], loss=loss)
+    x, y = x.to(device), y.to(device)
+    local = _segment_times(points_per_segment, device)
+    params = [s.evaluate(local) for p in paths for s in p.segments]
+    _, c = _values(torch.cat([q[0] for q in params]), torch.cat([q[1] for q in params]), x, y, loss_fn, lam)
+    result, start = [], 0
+    for path in paths:
+        stop = start + len(path.segments) * points_per_segment
+        ci = c[start:stop]
+        result.append(float(ci.max() - torch.maximum(ci[0], ci[-1])))
+        start = stop
+    return result
+
+
+@dataclass(frozen=True)
+class SegmentAudit:
+    """What one segment promises and what it did on the data.
+
+    ``function_change``: ``max_{t,i} |f_t(x_i) − f_0(x_i)|`` (exact kinds must keep it ≤ ``FUNCTION_ATOL``);
+    ``excess``: how far the cost went above its promised bound, which is ``allowed`` (round-off
+    :func:`cost_roundoff`, plus the merge certificate for merge segments), in the segment's forward
+    direction; ``largest_norm``: ``max_{t,j} ‖w_j(t)‖`` (feasibility, ``≤ 1 + FEASIBILITY_RTOL``);
+    ``output_change``: on merge segments ``max_{t,j} |a_j(t) − a_j(0)|``, on spherize segments
+    ``max_{t,j} |a_j(t)‖w_j(t)‖ − a_j(0)‖w_j(0)‖|``, relative to the largest of its values at ``t = 0`` (the
+    certificate's argument holds ``a`` fixed while the directions move; ``≤ OUTPUT_RTOL``), 0 elsewhere.
+    """
+
+    kind: str
+    side: str
+    function_change: float
+    excess: float
+    allowed: float
+    largest_norm: float = 0.0
+    output_change: float = 0.0
+
+    @property
+    def feasible(self) -> bool:
+        return self.largest_norm <= 1 + FEASIBILITY_RTOL
+
+    @property
+    def keeps_output(self) -> bool:
+        return self.output_change <= OUTPUT_RTOL
+
+    @property
+    def exact(self) -> bool:
+        return self.kind in EXACT_KINDS
+
+    @property
+    def holds(self) -> bool:
+        return ((not self.exact or self.function_change <= FUNCTION_ATOL) and self.excess <= self.allowed
+                and self.feasible and self.keeps_output)
+
+
+@dataclass(frozen=True)
+class Audit:
+    """Every segment's guarantee checked on data, with the path's barriers, levels and certificate.
+
+    ``peak``: the sampled ``max_t C``; ``barrier = peak − level``, ``level = max(C(θ_A), C(θ_B))``.
+    ``spherized_level``: ``max(C(θ̃_A), C(θ̃_B))`` at the spherized networks (after pruning and
+    spherization, before merging), which is ``≤ level`` because those segments lower the cost;
+    ``inner_peak``: the sampled maximum between them; ``merge_barrier = inner_peak − spherized_level``
+    is what merging and bridging add, the quantity the proof of Theorem ``thm-barrier-decay`` bounds
+    by the certificate. When spherization keeps its promise, ``barrier ≤ max(merge_barrier, 0)``.
+    ``scale = L·mean‖x‖·max(Σ_j|ã^A_j|, Σ_j|ã^B_j|)``: the certificate is ``≤ scale · δ(U)``.
+    """
+
+    segments: tuple[SegmentAudit, ...]
+    peak: float
+    level: float
+    inner_peak: float
+    spherized_level: float
+    certificate: float
+    scale: float
+
+    @property
+    def barrier(self) -> float:
+        return self.peak - self.level
+
+    @property
+    def merge_barrier(self) -> float:
+        return self.inner_peak - self.spherized_level
+
+    @property
+    def normalized_barrier(self) -> float:
+        """``merge_barrier / scale``: at most the ``|ã|``-weighted mean distance to the centres, ``≤ δ(U)``."""
+        return self.merge_barrier / self.scale if self.scale > 0 else 0.0
+
+    @property
+    def failures(self) -> list[SegmentAudit]:
+        return [s for s in self.segments if not s.holds]
+
+    @property
+    def holds(self) -> bool:
+        """Every segment keeps its guarantee and the barrier is within the certificate."""
+        return not self.failures and self.merge_barrier <= self.certificate + cost_roundoff(self.peak)
+
+    @property
+    def max_function_change(self) -> float:
+        return max((s.function_change for s in self.segments if s.exact), default=0.0)
+
+
+def audit(path: Path, x, y, *, loss: str, lam: float, points_per_segment: int = 17) -> Audit:
+    """Check every segment of a constructive path against its guarantee (``GUARANTEES``) on ``(x, y)``.
+
+    Exact kinds: ``|f_t − f_0| ≤ FUNCTION_ATOL`` at every sample; prune and spherize: cost
+    non-increasing between consecutive samples; consolidate: cost ≤ its start; free and transfer:
+    cost constant; bridge: cost ≤ the chord ``(1−t)C₀ + tC₁`` (convexity); merge: cost ≤ start + ``L·mean‖x‖·μ_side``.
+    All up to :func:`cost_roundoff` of the path's largest cost (round-off of a float64 mean). On every
+    segment ``‖w_j(t)‖ ≤ 1`` at every sample (the samples include both ends; a linear segment's norms
+    are convex in ``t``, so its largest norm is at an end, and the rescaling curve's
+    ``‖w_j‖/(1 − t + t‖w_j‖)`` is monotone, so the check is exact on the constructive path); merge keeps
+    ``a`` and spherize keeps ``a_j‖w_j‖`` (``SegmentAudit.output_change``). Also returns the sampled peak and level
+    ``max(C₀, C₁)`` (hence the barrier), the level and peak between the spherized networks (hence
+    :attr:`Audit.merge_barrier`), the certificate :meth:`Path.certificate` and its prefactor.
+    """
+    if path.moments is None:
+        raise ValueError("audit needs a constructive path (it checks the construction's guarantees)")
+    local, f, c, x, Ws, As = _sampled(path, x, y, loss, lam, points_per_segment)
+    lipschitz = get_loss(loss).lipschitz
+    mean_norm = float(x.norm(dim=1).mean())
+    roundoff = cost_roundoff(float(c.abs().max()))
+    results = []
+    for i, segment in enumerate(path.segments):
+        norms = Ws[i].norm(dim=-1)
+        output_change = 0.0
+        if segment.kind in ("merge", "spherize"):
+            moved = As[i] if segment.kind == "merge" else As[i] * norms
+            size = float(moved[0].abs().max())
+            output_change = float((moved - moved[0]).abs().max()) / size if size > 0 else 0.0
+        fi, ci = (f[i].flip(0), c[i].flip(0)) if segment.reverse else (f[i], c[i])  # forward direction
+        change = float((fi - fi[0]).abs().max())
+        if segment.kind in ("prune", "spherize"):
+            excess = float((ci[1:] - ci[:-1]).max())
+        elif segment.kind in ("consolidate", "merge"):
+            excess = float((ci - ci[0]).max())
+        elif segment.kind in ("free", "transfer"):
+            excess = float((ci - ci[0]).abs().max())
+        else:  # bridge: f_t is affine in t, so C is convex in t and below the chord between its endpoints
+            excess = float((ci - ((1 - local) * ci[0] + local * ci[-1])).max())
+        allowed = roundoff
+        if segment.kind == "merge":
+            allowed += lipschitz * mean_norm * path.moments[0 if segment.side == "A" else 1]
+        results.append(SegmentAudit(segment.kind, segment.side, change, excess, allowed, float(norms.max()),
+                                    output_change))
+    flat = c.reshape(-1)
+    level = float(torch.maximum(flat[0], flat[-1]))
+    ends = [i for i, s in enumerate(path.segments) if s.kind in ("prune", "spherize")]
+    first = max([i + 1 for i in ends if path.segments[i].side == "A"], default=0)  # after A's spherization
+    last = min([i for i in ends if path.segments[i].side == "B"], default=len(path.segments))  # before B's
+    inner = c[first:last]  # the part of the path between the spherized networks
+    spherized_level = float(torch.maximum(c[first, 0] if first < len(c) else flat[-1],
+                                          c[last - 1, -1] if last > 0 else flat[0]))
+    inner_peak = float(inner.max()) if inner.numel() else spherized_level
+    scale = lipschitz * mean_norm * max(path.info["masses"])
+    return Audit(tuple(results), float(flat.max()), level, inner_peak, spherized_level, path.certificate(x, lipschitz),
+                 scale)

@@ -1,0 +1,165 @@
+"""Bias-free shallow ReLU networks ``f(x) = Σ_j a_j ρ(w_j · x)`` with ``‖w_j‖ ≤ 1``, and the cost ``C(θ)`` of
+definition ``def-barrier-cost``, with the validation of their inputs."""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+from torch import nn
+
+from ..networks import affine_maps
+from ..validate import finite_real
+from .losses import Loss, get_loss
+
+Network = tuple[torch.Tensor, torch.Tensor]
+LAMBDA = 1e-3  # ℓ1 weight on the output layer in the chapter's experiments
+FEASIBILITY_RTOL = 1e-12  # ‖w_j‖ ≤ 1 + this: the projection w / max(1, ‖w‖) overshoots by an ulp at most
+CHUNK_ELEMENTS = {"cpu": 1 << 18, "cuda": 1 << 24}  # parameter sets × hidden units × data points at once:
+#   on a CPU the (sets, m, N) hidden activations should stay in cache (2 MiB); a GPU wants large batches
+
+
+def _choice(name: str, value, allowed: tuple[str, ...]) -> str:
+    if not isinstance(value, str) or value not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
+    return value
+
+
+def _float64(name: str, value) -> torch.Tensor:
+    if isinstance(value, np.ndarray):
+        value = torch.from_numpy(value)
+    if not isinstance(value, torch.Tensor):
+        raise TypeError(f"{name} must be a torch tensor (or numpy array), got {type(value).__name__}")
+    if not (value.is_floating_point() or value.dtype in (torch.int32, torch.int64)):
+        raise TypeError(f"{name} must hold real numbers, got dtype {value.dtype}")
+    if value.device.type == "meta":
+        raise ValueError(f"{name} is on the meta device (a shape without values); the construction needs values:"
+                         " put it on 'cpu' or 'cuda'")
+    value = value.detach().to(torch.float64)
+    if not bool(torch.isfinite(value).all()):
+        raise ValueError(f"{name} contains NaN or inf")
+    return value
+
+
+def as_network(name: str, net) -> Network:
+    """``net`` as float64 tensors ``(W (m, n), a (m,))`` of a feasible bias-free shallow ReLU network.
+
+    ``net`` is a pair ``(W, a)`` or a ``Sequential(Linear(n, m), ReLU, Linear(m, 1))`` whose biases
+    are zero. Raises ``ValueError`` for biases (lift the inputs to ``(x, 1)`` instead: a bias is a
+    weight on a constant input), mismatched shapes, non-finite entries or ``‖w_j‖ > 1`` beyond
+    round-off (``FEASIBILITY_RTOL``).
+    """
+    if isinstance(net, nn.Module):
+        maps = affine_maps(net, name)
+        if len(maps) != 2 or maps[1][0].shape[0] != 1:
+            raise ValueError(f"{name} must have one hidden layer and one output, got {len(maps) - 1} hidden layers")
+        (weight, bias), (out_weight, out_bias) = maps
+        if bool((bias != 0).any()) or bool((out_bias != 0).any()):
+            raise ValueError(f"{name} has biases, where the construction has none; a network with biases is a"
+                             " bias-free network on the lifted inputs (x, 1)")
+        net = (weight, out_weight[0])
+    if not isinstance(net, (tuple, list)):
+        raise TypeError(f"{name} must be a pair (W, a) of tensors or a torch.nn.Sequential, got {type(net).__name__}")
+    if len(net) == 3:
+        raise ValueError(f"{name} has three parts (W, b, a): biases are not part of the construction; lift the"
+                         " inputs to (x, 1) and pass (W with b as its last column, a)")
+    if len(net) != 2:
+        raise ValueError(f"{name} must be a pair (W, a), got {len(net)} parts")
+    weight, out = _float64(f"{name}[0] (W)", net[0]), _float64(f"{name}[1] (a)", net[1])
+    if weight.ndim != 2 or weight.shape[0] < 1 or weight.shape[1] < 1:
+        raise ValueError(f"{name}: W must have shape (m, n) with m, n >= 1, got {tuple(weight.shape)}")
+    if out.shape != (weight.shape[0],):
+        raise ValueError(f"{name}: a must have shape ({weight.shape[0]},) to match W {tuple(weight.shape)},"
+                         f" got {tuple(out.shape)}")
+    norms = weight.norm(dim=1)
+    if bool((norms > 1 + FEASIBILITY_RTOL).any()):
+        j = int(norms.argmax())
+        low = [str(v.dtype).removeprefix("torch.") for v in net[:2]
+               if isinstance(v, torch.Tensor) and v.dtype not in (torch.float64, torch.int32, torch.int64)]
+        hint = (f"; the network is {low[0]}, whose unit rows have norms up to about 1 + 1e-7: build it in float64"
+                " (W.double(), then W / W.norm(dim=1, keepdim=True).clamp(min=1))" if low else "")
+        raise ValueError(f"{name} is infeasible: ‖w_{j}‖ = {float(norms[j]):.17g} > 1 (the construction needs"
+                         f" ‖w_j‖ <= 1, up to {FEASIBILITY_RTOL:g}){hint}")
+    return weight, out.to(weight.device)
+
+
+def as_pair(A, B) -> tuple[Network, Network]:
+    """``A`` and ``B`` as networks (:func:`as_network`) of the same shape, ``B`` on ``A``'s device."""
+    (WA, aA), (WB, aB) = as_network("A", A), as_network("B", B)
+    if WA.shape != WB.shape:
+        raise ValueError(f"A and B must have the same shape, got W {tuple(WA.shape)} and {tuple(WB.shape)}")
+    return (WA, aA), (WB.to(WA.device), aB.to(WA.device))
+
+
+def _data(x, y=None, *, n: int | None = None, loss: str | None = None):
+    x = _float64("x", x)
+    if x.ndim != 2 or x.shape[0] < 1:
+        raise ValueError(f"x must have shape (N, n) with N >= 1, got {tuple(x.shape)}")
+    if n is not None and x.shape[1] != n:
+        raise ValueError(f"x has {x.shape[1]} columns but the networks have input dimension n = {n}")
+    if y is None:
+        return x
+    y = _float64("y", y).to(x.device)
+    if y.shape != (x.shape[0],):
+        raise ValueError(f"y must have shape ({x.shape[0]},) to match x, got {tuple(y.shape)}")
+    if loss == "bce" and not bool(((y >= 0) & (y <= 1)).all()):
+        raise ValueError("y must lie in [0, 1] for the bce loss (labels or probabilities)")
+    return x, y
+
+
+def _lam(lam) -> float:
+    lam = finite_real("lam", lam)
+    if lam < 0:
+        raise ValueError(f"lam must be >= 0 (the ℓ1 weight), got {lam!r}")
+    return lam
+
+
+def _shapes(W, a, x) -> None:
+    for name, value in (("W", W), ("a", a), ("x", x)):
+        if not isinstance(value, torch.Tensor):
+            raise TypeError(f"{name} must be a torch tensor, got {type(value).__name__}")
+        if value.device.type == "meta":
+            raise ValueError(f"{name} is on the meta device (a shape without values): put it on 'cpu' or 'cuda'")
+    if W.ndim < 2 or x.ndim != 2 or W.shape[-1] != x.shape[1] or a.shape != W.shape[:-1]:
+        raise ValueError(f"need W (..., m, n), a (..., m), x (N, n) with matching m and n; got W {tuple(W.shape)},"
+                         f" a {tuple(a.shape)}, x {tuple(x.shape)}")
+
+
+def forward(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+    """``f(x_i) = Σ_j a_j ρ(w_j · x_i)`` for a batch: ``W (..., m, n)``, ``a (..., m)``, ``x (N, n)`` → ``(..., N)``."""
+    _shapes(W, a, x)
+    return _forward(W, a, x)
+
+
+def _forward(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+    hidden = torch.relu(torch.matmul(W, x.T))
+    return torch.matmul(a.unsqueeze(-2), hidden).squeeze(-2)
+
+
+def cost(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor, y: torch.Tensor, *, loss: str, lam: float) -> torch.Tensor:
+    """``C(θ) = mean_i ℓ(f_θ(x_i), y_i) + λ‖a‖₁`` for every parameter set of the batch, shape ``(...)``.
+
+    Evaluated in float64 on the data's device; autograd flows through ``W`` and ``a``.
+    """
+    loss_fn, lam = get_loss(loss), _lam(lam)
+    x, y = _data(x, y, loss=loss)
+    _shapes(W, a, x)
+    W, a = W.to(x), a.to(x)  # float64 on the data's device
+    return loss_fn(_forward(W, a, x), y).mean(-1) + lam * a.abs().sum(-1)
+
+
+def _values(W, a, x, y, loss: Loss, lam: float) -> tuple[torch.Tensor, torch.Tensor]:
+    """Function values ``(T, N)`` and costs ``(T,)`` of ``T`` parameter sets, in memory-bounded chunks."""
+    chunk = max(1, CHUNK_ELEMENTS.get(W.device.type, CHUNK_ELEMENTS["cpu"]) // (W.shape[-2] * x.shape[0]))
+    fs, cs = [], []
+    with torch.no_grad():
+        for start in range(0, W.shape[0], chunk):
+            f = _forward(W[start:start + chunk], a[start:start + chunk], x)
+            fs.append(f)
+            cs.append(loss(f, y).mean(-1) + lam * a[start:start + chunk].abs().sum(-1))
+    return torch.cat(fs), torch.cat(cs)
+
+
+def _generator(seed: int, device) -> torch.Generator:
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+    return torch.Generator(device=device).manual_seed(seed)

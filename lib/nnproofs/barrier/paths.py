@@ -1,0 +1,145 @@
+"""Paths as explicit segments, each with its guarantee (``GUARANTEES``), and the canonical form of a network."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import torch
+
+from ..validate import finite_real
+from .model import Network, _data
+
+EXACT_KINDS = ("prune", "spherize", "consolidate", "free", "transfer")
+GUARANTEES = {
+    "prune": "function-exact, cost non-increasing",
+    "spherize": "function-exact, cost non-increasing",
+    "merge": "cost at most its start + L·mean‖x‖·Σ|ã_j|‖w̃_j − u_k(j)‖",
+    "consolidate": "function-exact, cost at most its start",
+    "free": "function-exact, cost constant",
+    "transfer": "function-exact, cost constant",
+    "bridge": "cost convex in t: at most the chord between its endpoint costs",
+    "line": "none",
+    "bezier": "none",
+}
+
+
+@dataclass(frozen=True, eq=False)
+class Segment:
+    """One piece of a path, ``t ∈ [0, 1] → (W(t), a(t))``.
+
+    ``curve`` is ``"line"`` (``(1−t)θ₀ + tθ₁``), ``"rescale"`` (spherization:
+    ``W₀/s(t)``, ``a₀ s(t)``, ``s_j(t) = 1 − t + t r_j`` with ``r = radii``) or ``"bezier"``
+    (``(1−t)²θ₀ + 2t(1−t)θ_c + t²θ₁``). A segment with ``reverse=True`` is traversed from
+    ``(W1, a1)`` to ``(W0, a0)``: it is the forward segment of the second network, run backwards.
+    ``kind`` names the step and its guarantee (``GUARANTEES``); ``side`` is ``"A"``, ``"bridge"`` or ``"B"``.
+    """
+
+    kind: str
+    side: str
+    W0: torch.Tensor
+    a0: torch.Tensor
+    W1: torch.Tensor
+    a1: torch.Tensor
+    curve: str = "line"
+    radii: torch.Tensor | None = None
+    control: Network | None = None
+    reverse: bool = False
+
+    @property
+    def guarantee(self) -> str:
+        return GUARANTEES[self.kind]
+
+    def forward_evaluate(self, ts: torch.Tensor) -> Network:
+        """Parameters at forward times ``ts`` (ignoring ``reverse``): ``W (T, m, n)``, ``a (T, m)``."""
+        t = ts.to(self.W0)[:, None]
+        if self.curve == "rescale":
+            s = (1 - t) + t * self.radii
+            return self.W0 / s[..., None], self.a0 * s
+        if self.curve == "bezier":
+            Wc, ac = self.control
+            b0, b1, b2 = (1 - t) ** 2, 2 * t * (1 - t), t**2
+            return (b0[..., None] * self.W0 + b1[..., None] * Wc + b2[..., None] * self.W1,
+                    b0 * self.a0 + b1 * ac + b2 * self.a1)
+        return ((1 - t)[..., None] * self.W0 + t[..., None] * self.W1, (1 - t) * self.a0 + t * self.a1)
+
+    def evaluate(self, ts: torch.Tensor) -> Network:
+        """Parameters at path-direction times ``ts`` (``reverse`` applied)."""
+        return self.forward_evaluate(1 - ts if self.reverse else ts)
+
+    def reversed(self, side: str) -> Segment:
+        return Segment(self.kind, side, self.W0, self.a0, self.W1, self.a1, self.curve, self.radii, self.control,
+                       not self.reverse)
+
+
+@dataclass(frozen=True)
+class Canonical:
+    """A network compressed by spherize + merge + consolidate, with what the certificate needs.
+
+    ``W`` holds every slot at its cell centre, ``a`` is non-zero only on ``slots`` (one per occupied
+    cell, the cell's consolidated output weight); ``moment = Σ_j |ã_j| ‖w̃_j − u_{k(j)}‖``.
+    """
+
+    W: torch.Tensor
+    a: torch.Tensor
+    centres: torch.Tensor
+    assignment: torch.Tensor
+    slots: torch.Tensor
+    moment: float
+
+
+@dataclass(frozen=True, eq=False)
+class Path:
+    """A piecewise-explicit path between two networks; segment ``i`` is ``t ∈ [i/S, (i+1)/S]``.
+
+    ``moments`` are the merge moments of the two sides, ``Σ_j |ã_j| ‖w̃_j − u_{k(j)}‖`` (``None`` for
+    paths that carry no certificate: the baselines); ``info`` records how the path was built.
+    """
+
+    segments: tuple[Segment, ...]
+    moments: tuple[float, float] | None = None
+    info: Mapping[str, object] = field(default_factory=dict)
+
+    @property
+    def start(self) -> Network:
+        s = self.segments[0]
+        return (s.W1, s.a1) if s.reverse else (s.W0, s.a0)
+
+    @property
+    def end(self) -> Network:
+        s = self.segments[-1]
+        return (s.W0, s.a0) if s.reverse else (s.W1, s.a1)
+
+    @property
+    def kinds(self) -> list[str]:
+        return [s.kind for s in self.segments]
+
+    def evaluate(self, ts) -> Network:
+        """Parameters ``W (T, m, n)``, ``a (T, m)`` at path times ``ts ∈ [0, 1]`` (segments equally long)."""
+        ts = torch.as_tensor(ts, dtype=torch.float64, device=self.segments[0].W0.device).reshape(-1)
+        if ts.numel() == 0 or not bool(((ts >= 0) & (ts <= 1)).all()):
+            raise ValueError("ts must be a non-empty set of path times in [0, 1]")
+        count = len(self.segments)
+        index = torch.clamp((ts * count).floor().long(), max=count - 1)
+        local = ts * count - index
+        m, n = self.segments[0].W0.shape
+        W = torch.empty(ts.numel(), m, n, dtype=torch.float64, device=ts.device)
+        a = torch.empty(ts.numel(), m, dtype=torch.float64, device=ts.device)
+        for i in index.unique().tolist():
+            mask = index == i
+            W[mask], a[mask] = self.segments[i].evaluate(local[mask])
+        return W, a
+
+    def certificate(self, x, lipschitz: float) -> float:
+        """``L · mean_i ‖x_i‖ · max(μ_A, μ_B)``: Theorem ``thm-barrier-decay``'s bound on the barrier."""
+        if self.moments is None:
+            raise ValueError("this path carries no certificate (only constructive_path's paths do)")
+        lipschitz = finite_real("lipschitz", lipschitz)
+        if lipschitz < 0:
+            raise ValueError(f"lipschitz must be >= 0, got {lipschitz!r}")
+        x = _data(x, n=self.segments[0].W0.shape[1])
+        return lipschitz * float(x.norm(dim=1).mean()) * max(self.moments)
+
+
+def _changed(x0: torch.Tensor, x1: torch.Tensor) -> bool:
+    return bool((x0 != x1).any())
