@@ -19,7 +19,7 @@ GPU_PYTHON ?= python3
 GPU_SCALE  ?= full
 GPU_OUT    ?= gpu-results
 
-.PHONY: install book test test-portable notebooks lab gpu-check benchmarks clean
+.PHONY: install book test test-portable test-sweeps notebooks lab gpu-check benchmarks clean
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,9 +37,13 @@ book: $(STAMP)
 	$(THREADS) $(BIN)/jb build . -W -n --keep-going
 	@echo "The book: $(abspath _build/html/index.html)"
 
-## test: library tests, notebook sync test, and strict nbval over every committed notebook
+## test: library tests, notebook sync test, and strict nbval over every committed notebook (seed sweeps apart)
 test: $(STAMP)
-	$(CI_ENV) $(BIN)/python -m pytest -n 2 --dist loadscope --durations=10 $(NBVAL) tests notebooks
+	$(CI_ENV) $(BIN)/python -m pytest -n 2 --dist loadscope --durations=10 -m "not slow" $(NBVAL) tests notebooks
+
+## test-sweeps: the seed sweeps of every trajectory-dependent assertion (about ten minutes on two cores)
+test-sweeps: $(STAMP)
+	$(CI_ENV) $(BIN)/python -m pytest -n 2 --dist load --durations=20 -m slow tests
 
 ## test-portable: strict nbval over the committed notebooks again, on the alternate CPU path
 test-portable: $(STAMP)

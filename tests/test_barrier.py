@@ -520,6 +520,7 @@ def test_other_bad_inputs():
 SWEEP = range(10)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("n", "loss"), [(2, "huber"), (2, "bce"), (3, "huber"), (3, "bce")])
 def test_sweep_trained_certificate(n, loss):
     """The chapter's trained claims (its widths and seeds) hold on every seed of the sweep."""
@@ -529,6 +530,7 @@ def test_sweep_trained_certificate(n, loss):
         assert check.passed, (seed, check.report())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [2, 3])
 def test_sweep_worst_case_rate_and_its_controls(n):
     """The worst-case rate passes, and the ball and fixed-K controls fail as the chapter asserts, on every offset."""
@@ -550,6 +552,7 @@ def test_sweep_worst_case_rate_and_its_controls(n):
             assert not joint.passed, seed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("loss", ["huber", "bce"])
 def test_sweep_zero_barrier_1d(loss):
     for seed in SWEEP:
@@ -558,6 +561,7 @@ def test_sweep_zero_barrier_1d(loss):
         assert check.passed, (seed, check.report())
 
 
+@pytest.mark.slow
 def test_sweep_biases_control():
     for seed in SWEEP:
         check = barrier.check_zero_barrier_1d(barrier.default_widths("1d"), seeds=barrier.default_seeds("1d"),
@@ -565,6 +569,7 @@ def test_sweep_biases_control():
         assert not check.passed and not check.rate_holds, (seed, check.report())
 
 
+@pytest.mark.slow
 def test_sweep_demo_pair_audit():
     """The chapter's first trained pair (n = 2, m = 32, Huber) keeps every guarantee, grid cover."""
     x, y = barrier.teacher_data(2, loss="huber")
@@ -575,6 +580,7 @@ def test_sweep_demo_pair_audit():
         assert report.holds, (seed, report.failures)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("n", "loss"), [(2, "huber"), (3, "bce")])
 def test_sweep_comparison_assertions(n, loss):
     """What the chapter asserts on its comparison table (m = 64): the adaptive path below the straight line,
@@ -591,6 +597,7 @@ def test_sweep_comparison_assertions(n, loss):
             assert all(b <= c + barrier.COST_ATOL for b, c in zip(table[method]["max"], table[method]["certificate"]))
 
 
+@pytest.mark.slow
 def test_sweep_matched_line_in_1d():
     """1-D, BCE, m = 64: the matched straight line keeps a positive barrier on some pair (not on every pair:
     at seed 9 one pair's is 0), the construction has none on any."""

@@ -385,6 +385,7 @@ def test_rate_in_d2_with_40_replicates_holds_on_ten_seeds():
         assert check.passed, (seed, check.report())
 
 
+@pytest.mark.slow
 def test_controls_are_rejected_on_ten_seeds():
     poly, v = rep.default_target(rep.default_dimension())
     for seed in range(10):

@@ -460,6 +460,19 @@ def _gaussian_mean(fn: Callable[[torch.Tensor], torch.Tensor], sigma: float) -> 
     return float(torch.trapezoid(fn(t) * density, t))
 
 
+def _representation_and_test_points(poly, variables, sigma, inputs, build, seed: int, test_points: int):
+    """``build``'s representation of ``poly``, a seeded generator, ``test_points`` inputs and ``f`` on them."""
+    input_law(inputs)
+    if not callable(build):
+        raise TypeError(f"build must be a callable like sharpened_representation, got {type(build).__name__}")
+    rep = build(poly, variables, sigma=sigma, inputs=inputs)
+    if not rep.weights:
+        raise ValueError(f"poly = {poly} is constant: there is nothing to approximate, the error is 0 for every n")
+    g = torch.Generator(device=rep.device).manual_seed(seed)
+    x = sample_inputs(test_points, rep.dimension, inputs, generator=g)
+    return rep, g, x, rep.target(x)
+
+
 def check_monte_carlo_rate(
     poly,
     variables: Sequence[sympy.Symbol],
@@ -495,15 +508,7 @@ def check_monte_carlo_rate(
     if replicates < 2:
         raise ValueError(f"replicates must be >= 2 to average the MSE, got {replicates}")
     test_points = positive_int("test_points", test_points)
-    input_law(inputs)
-    if not callable(build):
-        raise TypeError(f"build must be a callable like sharpened_representation, got {type(build).__name__}")
-    rep = build(poly, variables, sigma=sigma, inputs=inputs)
-    if not rep.weights:
-        raise ValueError(f"poly = {poly} is constant: there is nothing to approximate, the error is 0 for every n")
-    g = torch.Generator(device=rep.device).manual_seed(seed)
-    x = sample_inputs(test_points, rep.dimension, inputs, generator=g)
-    fx = rep.target(x)
+    rep, g, x, fx = _representation_and_test_points(poly, variables, sigma, inputs, build, seed, test_points)
     mse, mse_se, predicted, worst_bias, frac_above = [], [], [], -math.inf, []
     bound = rep.rms_bound(inputs)
     for n in ns:
@@ -574,15 +579,7 @@ def check_unbiasedness(
     if replicates < UNBIASED_MIN_REPLICATES:
         raise ValueError(f"replicates must be >= {UNBIASED_MIN_REPLICATES} for the z-test's variance estimates,"
                          f" got {replicates}")
-    input_law(inputs)
-    if not callable(build):
-        raise TypeError(f"build must be a callable like sharpened_representation, got {type(build).__name__}")
-    rep = build(poly, variables, sigma=sigma, inputs=inputs)
-    if not rep.weights:
-        raise ValueError(f"poly = {poly} is constant: there is nothing to approximate, the error is 0 for every n")
-    g = torch.Generator(device=rep.device).manual_seed(seed)
-    x = sample_inputs(test_points, rep.dimension, inputs, generator=g)
-    fx = rep.target(x)
+    rep, g, x, fx = _representation_and_test_points(poly, variables, sigma, inputs, build, seed, test_points)
     errors = torch.empty(replicates, test_points, dtype=torch.float64, device=rep.device)
     for r in range(replicates):
         with torch.no_grad():

@@ -10,7 +10,7 @@ import torch
 
 from .. import device as book_device
 from ..rates import RateCheck, fit_loglog, rate_check
-from ..validate import finite_real, positive_int
+from ..validate import finite_real, int_list, positive_int
 from .baselines import straight_line
 from .construction import COVERS, constructive_path
 from .data import _lift, spread_pairs, teacher_data, tight_pair, train_networks
@@ -23,16 +23,6 @@ SLOPE_TOL = {2: 0.08, 3: 0.06}  # worst-case mean-certificate slope: its offset 
 #   deviations over seed offsets (20 offsets at ci sizes: −1.019 ± 0.015 for n = 2, −0.516 ± 0.010 for n = 3)
 #   Measured only for n = 2, 3 at widths 16…512 with 5 pairs per width: other n and smaller sizes are refused.
 MEASURED_SIZES = {"smallest width": 16, "largest width": 512, "widths": 4, "seeds": 5}
-
-
-def _int_list(name: str, values, minimum: int) -> list[int]:
-    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
-        raise TypeError(f"{name} must be a sequence of ints, got {type(values).__name__}")
-    values = [positive_int(f"{name}[{i}]", v) for i, v in enumerate(values)]
-    low = [v for v in values if v < minimum]
-    if low:
-        raise ValueError(f"{name} must all be >= {minimum}, got {low}")
-    return values
 
 
 def _check_data(data, n: int, loss: str, seed: int, device):
@@ -93,7 +83,7 @@ def _rate_inputs(n, widths, seeds, minimum_seeds: int = 1):
     n = positive_int("n", n)
     if n < 2:
         raise ValueError(f"n must be >= 2 for the rate m^(−1/(n−1)), got {n}; n = 1 is check_zero_barrier_1d")
-    widths = _int_list("widths", widths, 4)
+    widths = int_list("widths", widths, 4)
     if len(set(widths)) < 2:
         raise ValueError(f"widths needs at least two distinct widths to fit a rate, got {widths}")
     seeds = positive_int("seeds", seeds)
@@ -305,7 +295,7 @@ def check_zero_barrier_1d(widths: Sequence[int], *, loss: str = "huber", seeds: 
     control: networks with biases, i.e. bias-free networks on ``(x, 1)`` with ``n = 2``, where
     merging is no longer free.
     """
-    widths = _int_list("widths", widths, 4)
+    widths = int_list("widths", widths, 4)
     if len(set(widths)) < 2:
         raise ValueError(f"widths needs at least two distinct widths, got {widths}")
     seeds = positive_int("seeds", seeds)
