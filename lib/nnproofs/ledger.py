@@ -189,9 +189,9 @@ def provenance(device: torch.device) -> dict:
 def markdown_table(outcomes: Sequence[Outcome]) -> str:
     """The ledger in MyST: per chapter, a table of its claims, then a table of its negative controls.
 
-    Each row reads verdict first, then the claim as a ``{prf:ref}`` link to its theorem (with the
-    quantity measured), the measured value beside the required one, and the further requirements
-    that held. Rendered with ``nb_render_markdown_format: myst``, so a link to
+    Each row reads verdict first, then the claim with a ``{prf:ref}`` link to its theorem and the
+    quantity measured (the statement itself is not the link text: a ``<`` in it would end the title),
+    the measured value beside the required one, and the further requirements that held. Rendered with ``nb_render_markdown_format: myst``, so a link to
     a label that does not exist fails the book build (``-n -W``) instead of leaving a dead link.
     """
 
@@ -207,7 +207,7 @@ def markdown_table(outcomes: Sequence[Outcome]) -> str:
             further = f"{held} of {len(k.requirements)} hold" if k.requirements else "none"
             lines.append("| " + " | ".join([
                 verdicts[0] if o.as_asserted else verdicts[1],
-                f"{{prf:ref}}`{cell(o.claim.statement)} <{o.claim.label}>` (*{cell(k.quantity)}*)",
+                f"{cell(o.claim.statement)} ({{prf:ref}}`theorem <{o.claim.label}>`; *{cell(k.quantity)}*)",
                 f"{k.measured:#.4g}",
                 cell(k.requirement()),
                 further,
