@@ -263,7 +263,7 @@ def test_a_verdict_without_positive_barriers():
 
 
 def test_trained_check_gives_a_verdict_where_merging_is_free():
-    """lam = 0.03 (the referee's case): the normalised barrier is 0 at some width, the verdict still comes."""
+    """lam = 0.03 (a review's case): the normalised barrier is 0 at some width, the verdict still comes."""
     check = barrier.check_trained_barriers(n=2, widths=[16, 32, 64, 128], seeds=3, lam=0.03)
     assert check.passed, check.report()
     assert 0.0 in check.notes["largest normalised barrier per width (grid)"]
@@ -678,7 +678,7 @@ def test_bce_is_exact_for_large_logits():
 
 
 # ------------------------------------------------------------------------------------------
-# the referee's controls: each must be rejected (or, in class, pass)
+# a review's controls: each must be rejected (or, in class, pass)
 # ------------------------------------------------------------------------------------------
 
 def _failing(check) -> set[str]:
