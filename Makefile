@@ -18,6 +18,9 @@ NBVAL := --nbval --nbval-current-env --nbval-cell-timeout 300 --nbval-sanitize-w
 GPU_PYTHON ?= python3
 GPU_SCALE  ?= full
 GPU_OUT    ?= gpu-results
+# A smoke run of the same script (CI on the CPU): only these claims, and the benchmarks' fewest repeats.
+GPU_CLAIMS ?=
+GPU_BENCH_ARGS ?=
 
 .PHONY: install book test test-portable test-sweeps notebooks lab gpu-check benchmarks clean
 
@@ -63,9 +66,10 @@ gpu-check:
 	mkdir -p $(GPU_OUT)
 	PYTHONPATH=lib $(GPU_PYTHON) -m pytest -q -p no:cacheprovider -m gpu tests --ignore=tests/test_notebook_twins.py \
 	    --junitxml=$(GPU_OUT)/gpu-tests.xml
-	BOOK_SCALE=$(GPU_SCALE) PYTHONPATH=lib $(GPU_PYTHON) -m nnproofs.ledger --out $(GPU_OUT)/claims.json
+	BOOK_SCALE=$(GPU_SCALE) PYTHONPATH=lib $(GPU_PYTHON) -m nnproofs.ledger --out $(GPU_OUT)/claims.json \
+	    $(if $(GPU_CLAIMS),--only $(GPU_CLAIMS))
 	BOOK_SCALE=$(GPU_SCALE) PYTHONPATH=lib $(GPU_PYTHON) benchmarks/forward_throughput.py --out $(GPU_OUT)/forward_throughput.json
-	BOOK_SCALE=$(GPU_SCALE) PYTHONPATH=lib $(GPU_PYTHON) benchmarks/barrier_paths.py --out $(GPU_OUT)/barrier_paths.json
+	BOOK_SCALE=$(GPU_SCALE) PYTHONPATH=lib $(GPU_PYTHON) benchmarks/barrier_paths.py --out $(GPU_OUT)/barrier_paths.json $(GPU_BENCH_ARGS)
 
 ## benchmarks: side-by-side measurements on this machine, JSON in benchmarks/results/
 benchmarks: $(STAMP)

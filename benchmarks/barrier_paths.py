@@ -46,7 +46,7 @@ def best(fn, device: torch.device, repeats: int = REPEATS):
     return result, min(timed(fn, device)[1] for _ in range(repeats))
 
 
-def measure(n: int, loss: str, width: int, seeds: int, device: torch.device) -> dict:
+def measure(n: int, loss: str, width: int, seeds: int, device: torch.device, repeats: int = REPEATS) -> dict:
     x, y = barrier.teacher_data(n, loss=loss, device=device)
     W, a = barrier.train_networks(x, y, width=width, seeds=seeds, loss=loss, seed=width)
     pairs = [((W[i], a[i]), (W[j], a[j])) for i, j in itertools.combinations(range(seeds), 2)]
@@ -58,10 +58,10 @@ def measure(n: int, loss: str, width: int, seeds: int, device: torch.device) -> 
                                    check_every=CHECK_EVERY)
     methods = {}
     for method, build in finders.items():
-        paths, t_find = best(build, device)
+        paths, t_find = best(build, device, repeats)
         points = barrier.POINTS_PER_SEGMENT[method]
         reached, t_eval = best(lambda: barrier.barriers(paths, x, y, loss=loss, lam=barrier.LAMBDA,
-                                                        points_per_segment=points), device)
+                                                        points_per_segment=points), device, repeats)
         methods[method] = {
             "find_s_per_pair": t_find / count,
             "evaluate_s_per_pair": t_eval / count,
@@ -76,8 +76,9 @@ def measure(n: int, loss: str, width: int, seeds: int, device: torch.device) -> 
     for row in methods.values():
         row["known_path_over_adaptive"] = row["known_path_s_per_pair"] / reference
     adaptive = finders["constructive (adaptive)"]()
-    t_loop = best_time(lambda: [barrier.barrier(p, x, y, loss=loss, lam=barrier.LAMBDA) for p in adaptive], device)
-    t_batch = best_time(lambda: barrier.barriers(adaptive, x, y, loss=loss, lam=barrier.LAMBDA), device)
+    t_loop = best_time(lambda: [barrier.barrier(p, x, y, loss=loss, lam=barrier.LAMBDA) for p in adaptive], device,
+                       repeats)
+    t_batch = best_time(lambda: barrier.barriers(adaptive, x, y, loss=loss, lam=barrier.LAMBDA), device, repeats)
     return {"n": n, "loss": loss, "m": width, "pairs": count, "level": level, "device": str(device),
             "methods": methods,
             "evaluation": {"parameter_sets": sum(len(p.segments) for p in adaptive) * 17,
@@ -88,7 +89,11 @@ def measure(n: int, loss: str, width: int, seeds: int, device: torch.device) -> 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", help="write the results as JSON here")
+    parser.add_argument("--repeats", type=int, default=REPEATS,
+                        help=f"best of this many timed runs after a warm-up (default {REPEATS}; 1 for a smoke run)")
     args = parser.parse_args(argv)
+    if args.repeats < 1:
+        parser.error(f"--repeats must be a positive integer, got {args.repeats}")
     dev = book_device.setup()
     seeds = book_device.sizes(ci=4, full=10)
     configs = book_device.sizes(
@@ -97,7 +102,7 @@ def main(argv=None) -> int:
     )
     rows = []
     for n, loss, width in configs:
-        row = measure(n, loss, width, seeds, dev)
+        row = measure(n, loss, width, seeds, dev, args.repeats)
         rows.append(row)
         print(f"n={n} {loss} m={width} ({row['pairs']} pairs, cost level {row['level']:.3g}); time to a path with a"
               f" known barrier, per pair, as a multiple of the adaptive construction's"
