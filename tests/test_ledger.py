@@ -144,7 +144,7 @@ def test_main_writes_json_with_provenance(tmp_path, monkeypatch, capsys):
     assert ledger.main(["--out", str(out), "--only", "prelude/square"]) == 0
     assert capsys.readouterr().out.startswith("ok     prelude/square")
     result = json.loads(out.read_text(encoding="utf-8"))
-    assert set(result["provenance"]) >= {"date", "device", "torch", "python", "scale"}
+    assert set(result["provenance"]) >= {"date", "device", "torch", "nnproofs", "commit", "python", "scale"}
     assert result["provenance"]["scale"] == "ci"
     assert result["provenance"]["device"].startswith("cpu")
     (entry,) = result["claims"]

@@ -25,6 +25,7 @@ import datetime
 import importlib
 import json
 import platform
+import subprocess
 import sys
 import time
 import os
@@ -173,14 +174,44 @@ def recorded_outcomes(folder: str | Path | None = None) -> list[Outcome]:
     return [Outcome(c, recorded[c.key]) for c in known]
 
 
+def cpu_name() -> str:
+    """The CPU's model name (``/proc/cpuinfo`` on Linux), else what :mod:`platform` knows."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def source_commit() -> str:
+    """The library's git commit (short hash, ``+changes`` when the tree differs from it), or ``unknown``."""
+    here = Path(__file__).resolve().parent
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=here, capture_output=True, text=True, timeout=10,
+                              check=True).stdout.strip()
+
+    try:
+        commit = git("rev-parse", "--short", "HEAD")
+        return commit + ("+changes" if git("status", "--porcelain", "--untracked-files=no") else "")
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
 def provenance(device: torch.device) -> dict:
-    """Where and when results were produced."""
+    """Where, when and from which sources results were produced."""
+    from . import __version__
     from .device import scale
 
     return {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "device": torch.cuda.get_device_name(device) if device.type == "cuda" else f"cpu ({platform.processor() or platform.machine()})",
+        "device": torch.cuda.get_device_name(device) if device.type == "cuda" else f"cpu ({cpu_name()})",
         "torch": torch.__version__,
+        "nnproofs": __version__,
+        "commit": source_commit(),
         "python": platform.python_version(),
         "scale": scale(),
     }
