@@ -57,8 +57,14 @@ CHAPTER = "book/03_sharpened_representation"
 SLOPE_SE_MULTIPLE = 4.0  # RMS slope −1/2 ± 4 standard errors, the standard error propagated from the replicates'
 #   spread of the MSE at each n (a 4-point fit's residual standard error has 2 degrees of freedom; the replicates
 #   have R − 1 per width): a false rejection of ~1e-4 per run under a normal approximation
-RATIO_RANGE = (0.5, 2.0)  # replicate-averaged MSE·n / prediction at every n, 20 replicates (notes §4.3)
-RATIO_MIN_N = 1000  # smallest width: below it the heavy tails of u ∝ exp(S²/(2β²)) make 20-replicate averages erratic
+RATIO_MAX = 2.0  # median over the replicates of MSE·n / prediction, at every n. Markov: P(MSE >= 2 E MSE) <= 1/2, so
+#   the median of a correct construction's MSE is at most twice the prediction; with heavy tails it is well below.
+#   A two-sided band on the *mean* ([0.5, 2]) falsely rejected heavy-tailed in-class targets (degree 5 in d = 3: mean
+#   ratios 0.13..12 over seeds 50-55 at 20 replicates): the mean of 20 draws is usually low (the large draws that make
+#   up the expectation are rare) and sometimes far too high (one of them drawn). The median sees a bias, which raises
+#   every draw, and ignores the rare large draws.
+RATIO_MIN_N = 1000  # smallest width: below it the heavy tails of u ∝ exp(S²/(2β²)) make replicate statistics erratic
+RATE_MIN_REPLICATES = 5  # replicates per width: the slope's standard error is propagated from R − 1 degrees of freedom
 BETA_OVER_SIGMA = 2.0  # bias scale β = 2σ: M_k < ∞ needs β > σ on the sphere; 2σ leaves the MSE estimator finite variance
 QUAD_NODES = 48  # Gauss–Legendre nodes for G_k on [0, t]; the integrand is smooth, 48 nodes reach round-off for t <= 10
 MOMENT_NODES = 64  # Gauss–Jacobi × Gauss–Legendre nodes of radial_second_moment: 64 and 128 agree to 1e-12 (tests)
@@ -66,6 +72,11 @@ MOMENT_RTOL = 1e-9  # relative accuracy of the deterministic M_k (quadrature rou
 _LEGENDRE = np.polynomial.legendre.leggauss(QUAD_NODES)
 Z_SQUARE_MAX = 4.0  # check_unbiasedness: mean z² over the points; see the constant's measured spread in the tests
 UNBIASED_MIN_REPLICATES = 20  # below this the replicate standard deviations s_j are too noisy for a z-test
+UNBIASED_MIN_WIDTH = RATIO_MIN_N  # below it a network's error at a point is too far from normal for the z-test
+POOLED_RATIO_MAX = Z_SQUARE_MAX  # MSE of the pooled network (width R·n) / its exact prediction: for an unbiased
+#   construction it tracks the mean z² (0.69..1.74 against 0.66..1.59, seeds 100-108), so it gets the same threshold
+DETECTION_LIMIT = 0.1  # check_unbiasedness at the chapter's sizes: |c − 1| = 0.1 rejected on seeds 0-9 and 100-108; 0.05
+#   passes on 4 of the 9 seeds 100-108 (mean z² 2.4..6.9), 0.03 on 4 of 9 (1.1..3.9)
 EIGEN_RTOL = 1e-10  # Funk–Hecke quadrature (QUADPACK with algebraic weight) against the exact Gamma ratio
 
 
@@ -182,6 +193,31 @@ def radial_second_moment(k: int, j: int, d: int, inputs: str = "sphere", *, sigm
     return float(_bias_normaliser(k, beta) * sigma ** (k + 1) * radial(m) * (wt * tau ** (k + 1) * inner.sum(axis=1)).sum())
 
 
+@functools.lru_cache(maxsize=4096)
+def sphere_weight_moment(k: int, d: int, inputs: str = "sphere", *, beta: float = BETA_OVER_SIGMA,
+                         nodes: int = MOMENT_NODES) -> float:
+    """:math:`E[G_k(\\tau)]` with :math:`\\tau = \\langle x, \\theta\\rangle`, :math:`x \\sim D`, :math:`\\theta` uniform on
+    :math:`S^{d-1}`: the law of one coordinate of :math:`D` (density :math:`\\propto (1-\\tau^2)^{a-1}`, as in
+    :func:`radial_second_moment`), by Gauss–Jacobi in :math:`\\tau` and :func:`relu_square_integral` (:math:`t \\le 1`).
+    :math:`k = 1`: :math:`E\\tau_+^2 = 1/(2d)` (sphere) or :math:`1/(2(d+2))` (ball)."""
+    k, d = positive_int("k", k), positive_int("d", d)
+    inputs, nodes = input_law(inputs), positive_int("nodes", nodes)
+    beta = finite_real("beta", beta)
+    if beta <= 0:
+        raise ValueError(f"beta must be > 0, got {beta!r}")
+    if k == 1:
+        return 1 / (2 * d) if inputs == "sphere" else 1 / (2 * (d + 2))
+    a = (d - 1) / 2 if inputs == "sphere" else (d + 1) / 2
+    if a == 0:
+        tau, wt = np.ones(1), np.full(1, 0.5)
+    else:
+        s, ws = special.roots_jacobi(nodes, a - 1, 0.0)
+        tau = (1 + s) / 2
+        wt = ws * 2.0 ** (-(a - 1)) * (1 + tau) ** (a - 1) / 2 / special.beta(0.5, a)
+    g = relu_square_integral(k, torch.as_tensor(tau, dtype=torch.float64), beta).numpy()
+    return float((wt * g).sum())
+
+
 def _scales(sigma, beta) -> tuple[float, float]:
     """``(sigma, beta)`` validated: :math:`\\sigma > 0`, :math:`\\beta > \\sigma` (default :math:`\\beta = 2\\sigma`), else ``ValueError``."""
     sigma = finite_real("sigma", sigma)
@@ -203,6 +239,8 @@ class SharpenedRepresentation:
     control, mean :math:`f_0 + c(f - f_0)`) change only :meth:`sample`: :math:`M_k`, :math:`\\pi_k` and the prediction stay
     those of the correct construction (with bias :math:`+S` and :math:`u \\propto e^{S^2/(2\\beta^2)}` the second moment
     is infinite). The mixture weights ``weights[k]`` :math:`= \\pi_k \\propto \\sqrt{M_k}` are computed for the input law ``inputs``.
+    ``weight_law = "sphere"`` (:func:`explicit_sphere_representation`, :math:`\\sigma = 1`) draws :math:`W` uniform on
+    :math:`S^{d-1}` instead of :math:`N(0, \\sigma^2I)`, with the same output weights and bias law.
     """
 
     variables: tuple[sympy.Symbol, ...]
@@ -215,6 +253,7 @@ class SharpenedRepresentation:
     bias_sign: float = -1.0
     output_scale: float = 1.0
     device: torch.device = field(default_factory=book_device.device)
+    weight_law: str = "gaussian"
     weights: dict[int, float] = field(init=False)
     _m_cache: dict[str, object] = field(init=False, default_factory=dict)
 
@@ -228,6 +267,10 @@ class SharpenedRepresentation:
     def dimension(self) -> int:
         """The input dimension :math:`d` (the number of variables)."""
         return len(self.variables)
+
+    def _weights_from(self, z: torch.Tensor) -> torch.Tensor:
+        """First-layer weights from standard normal rows: :math:`\\sigma z` (Gaussian) or :math:`z/|z|` (sphere)."""
+        return z / z.norm(dim=1, keepdim=True) if self.weight_law == "sphere" else self.sigma * z
 
     def output_weight(self, k: int, w: torch.Tensor, s: torch.Tensor) -> torch.Tensor:
         """:math:`u_1(w) = 2f_1(w)/\\sigma^2`; :math:`u_k(w,s) = 2q_k(w)s^{k-2}/((k-2)!\\sigma^{2k}p_k(s)) = 2q_k(w)Ce^{s^2/(2\\beta^2)}/((k-2)!\\sigma^{2k})`."""
@@ -252,7 +295,7 @@ class SharpenedRepresentation:
             degrees = sorted(self.weights)
             probs = torch.tensor([self.weights[k] for k in degrees], dtype=torch.float64, device=dev)
             which = torch.multinomial(probs, n, replacement=True, generator=generator)
-            W = self.sigma * torch.randn(n, d, dtype=torch.float64, device=dev, generator=generator)
+            W = self._weights_from(torch.randn(n, d, dtype=torch.float64, device=dev, generator=generator))
             chi = torch.randn(n, max(degrees) - 1 if max(degrees) > 1 else 1, dtype=torch.float64, device=dev,
                               generator=generator)
             for index, k in enumerate(degrees):
@@ -279,9 +322,12 @@ class SharpenedRepresentation:
             moments = {}
             for k, kernel in sorted(self.kernels.items()):
                 by_degree = _sphere_moments_of_square(kernel, self.variables)
-                total = sum(float(a) * self.sigma**j * radial_second_moment(k, j, self.dimension, inputs, sigma=self.sigma,
-                                                                            beta=self.beta)
-                            for j, a in by_degree.items() if a != 0)
+                if self.weight_law == "sphere":  # |W| = 1: E[q_k(W)²G_k(⟨x, W⟩)] = E_θ[q_k²]·E[G_k(τ)]
+                    total = sum(float(a) for a in by_degree.values()) * sphere_weight_moment(
+                        k, self.dimension, inputs, beta=self.beta)
+                else:
+                    total = sum(float(a) * self.sigma**j * radial_second_moment(
+                        k, j, self.dimension, inputs, sigma=self.sigma, beta=self.beta) for j, a in by_degree.items() if a != 0)
                 scale = 4 / (math.factorial(max(k - 2, 0)) ** 2 * self.sigma ** (4 * k)) if k >= 2 else 4 / self.sigma**4
                 moments[k] = scale * total
             self._m_cache[key] = moments
@@ -300,7 +346,7 @@ class SharpenedRepresentation:
         while done < samples:
             size = min(chunk, samples - done)
             x = sample_inputs(size, self.dimension, inputs, generator=g)
-            w = self.sigma * torch.randn(size, self.dimension, dtype=torch.float64, device=self.device, generator=g)
+            w = self._weights_from(torch.randn(size, self.dimension, dtype=torch.float64, device=self.device, generator=g))
             t = (x * w).sum(dim=1)
             for k in self.kernels:
                 scale = 4 / (math.factorial(max(k - 2, 0)) ** 2 * self.sigma ** (4 * k)) if k >= 2 else 4 / self.sigma**4
@@ -340,6 +386,19 @@ class SharpenedRepresentation:
                       "weight": self.weights.get(k, 0.0)}
         return out
 
+    def represents_target(self) -> bool:
+        """Whether the networks' mean is :math:`f` by the exact identities of ``thm-sharpened``: every kernel has
+        :math:`E[\\langle x, W\\rangle^k q_k(W)] = k!\\sigma^{2k}f_k(x)` (:func:`representation_symbolic.ridge_moment`;
+        with the parity of :math:`q_k` the engine's two terms then merge into the neurons of ``eq-sharpened``), every
+        bias is :math:`-S \\le 0` and the output weights are unscaled. Cached."""
+        if "represents" not in self._m_cache:
+            s, d = sympy.nsimplify(self.sigma), self.dimension
+            exact = all(sympy.expand(sym.ridge_moment(q, self.variables, k, s) / _uniform_factor(self.weight_law, q, k, d)
+                                     - sympy.factorial(k) * s ** (2 * k) * self.parts[k]) == 0
+                        for k, q in self.kernels.items())
+            self._m_cache["represents"] = exact and self.bias_sign == -1.0 and self.output_scale == 1.0
+        return self._m_cache["represents"]
+
     def rms_bound(self, inputs: str = "sphere") -> float:
         """:math:`B = \\sum_k \\sqrt{M_k}`: some width-``n`` network has :math:`\\|f_n - f\\|_{L^2(D)} \\le B/\\sqrt n`."""
         return sum(math.sqrt(v) for v in self.second_moments(input_law(inputs)).values())
@@ -350,8 +409,18 @@ class SharpenedRepresentation:
         return _TorchPolynomial(poly)(x)
 
 
+def _uniform_factor(weight_law: str, q, k: int, d: int):
+    """:math:`E_{N(0,I)}[\\langle x, Z\\rangle^kq(Z)]/E_{\\theta\\sim U(S^{d-1})}[\\langle x, \\theta\\rangle^kq(\\theta)] = E|Z|^{2k}
+    = d(d+2)\\cdots(d+2k-2)` for :math:`q` homogeneous of degree :math:`k` (``"sphere"``); 1 for Gaussian weights.
+    A sphere kernel that is not homogeneous of degree :math:`k` gets ``nan`` (its identity then fails)."""
+    if weight_law == "gaussian":
+        return sympy.Integer(1)
+    return sympy.Mul(*(sympy.Integer(d + 2 * i) for i in range(k))) if q.is_polynomial() and sympy.Poly(
+        q, *sorted(q.free_symbols, key=str)).is_homogeneous and sympy.Poly(q, *sorted(q.free_symbols, key=str)).total_degree() == k else sympy.nan
+
+
 def _build(poly, variables, *, sigma, beta, inputs, kernel: str = "sharpened", bias_sign: float = -1.0,
-           output_scale: float = 1.0, device=None) -> SharpenedRepresentation:
+           output_scale: float = 1.0, device=None, weight_law: str = "gaussian") -> SharpenedRepresentation:
     """The representation of ``poly`` with the ``kernel`` of ``KERNELS`` (see :data:`KERNELS`)."""
     variables = sym.check_variables(variables)
     sigma, beta = _scales(sigma, beta)
@@ -359,9 +428,10 @@ def _build(poly, variables, *, sigma, beta, inputs, kernel: str = "sharpened", b
     parts = sym.homogeneous_parts(poly, variables)
     constant = float(parts.pop(0, 0))
     s2 = sympy.nsimplify(sigma) ** 2
-    kernels = {k: part if k == 1 else KERNELS[kernel](part, variables, k, s2) for k, part in parts.items()}
+    kernels = {k: part if k == 1 and kernel != "explicit sphere" else KERNELS[kernel](part, variables, k, s2)
+               for k, part in parts.items()}
     return SharpenedRepresentation(variables, sigma, beta, constant, parts, kernels, inputs, bias_sign, output_scale,
-                                   torch.device(device) if device is not None else book_device.device())
+                                   torch.device(device) if device is not None else book_device.device(), weight_law)
 
 
 KERNELS: dict[str, Callable] = {
@@ -369,6 +439,8 @@ KERNELS: dict[str, Callable] = {
     "sharpened": lambda part, v, k, s2: sym.heat_flow(part, v, -s2),  # e^(-σ²Δ/2) f_k (thm-sharpened)
     "explicit": lambda part, v, k, s2: sympy.expand(  # k! σ^(2k) T_μ^(-1) f_k, μ = N(0, σ²I) (thm-spectrum)
         sympy.factorial(k) * s2**k * sym.inverse_relu_operator(part, v, "gaussian", sympy.sqrt(s2))),
+    "explicit sphere": lambda part, v, k, s2: sympy.expand(  # k! T_μ^(-1) f_k, μ = U(S^(d-1)), σ = 1 (every k >= 1)
+        sympy.factorial(k) * sym.inverse_relu_operator(part, v, "sphere")),
     "unsharpened": lambda part, v, k, s2: part,  # control: f_k
     "forward heat": lambda part, v, k, s2: sym.heat_flow(part, v, s2),  # control: e^(+σ²Δ/2) f_k
 }
@@ -388,6 +460,19 @@ def explicit_representation(poly, variables: Sequence[sympy.Symbol], *, sigma: f
     (``thm-explicit``): the same neurons and bias law as :func:`sharpened_representation`, with the homogeneous kernel
     :math:`q_k = k!\\,\\sigma^{2k}\\,T_\\mu^{-1}f_k` in place of :math:`e^{-\\sigma^2\\Delta/2}f_k`."""
     return _build(poly, variables, sigma=sigma, beta=beta, inputs=inputs, kernel="explicit", device=device)
+
+
+def explicit_sphere_representation(poly, variables: Sequence[sympy.Symbol], *, sigma: float = 1.0,
+                                   beta: float | None = None, inputs: str = "sphere", device=None) -> SharpenedRepresentation:
+    """The explicit representation with weights uniform on the sphere (``thm-explicit``, :math:`\\mu = U(S^{d-1})`):
+    :math:`f_k(x) = E[\\langle x, V\\rangle^kg_k(V)]`, :math:`g_k = T_\\mu^{-1}f_k`, becomes
+    :math:`E[u_k(V, S)\\rho(\\langle V, x\\rangle - S)]` with :math:`u_k = 2k(k-1)g_k(v)s^{k-2}/p_k(s)` (:math:`k \\ge 2`) and
+    :math:`u_1 = 2g_1`: the neurons of :func:`sharpened_representation` with :math:`\\sigma = 1`, kernel :math:`k!\\,g_k` for
+    every :math:`k` and :math:`W` uniform on :math:`S^{d-1}`. ``sigma`` must be 1 (the weights have unit length)."""
+    if finite_real("sigma", sigma) != 1.0:
+        raise ValueError(f"sigma must be 1 for sphere weights (|W| = 1), got {sigma!r}")
+    return _build(poly, variables, sigma=1.0, beta=beta, inputs=inputs, kernel="explicit sphere", device=device,
+                  weight_law="sphere")
 
 
 def unsharpened_control(poly, variables, *, sigma: float = 1.0, inputs: str = "sphere") -> SharpenedRepresentation:
@@ -419,6 +504,36 @@ def mean_scaled_control(scale: float) -> Callable[..., SharpenedRepresentation]:
     return build
 
 
+CONSTANT_NODES = 200  # Gauss–Jacobi nodes per axis of _gaussian_g_moments: 100..800 agree to 1e-12 at β = 1.42σ (tests)
+
+
+def _gaussian_g_moments(k: int, sigma: float, beta: float) -> tuple[float, float]:
+    """:math:`(E\\,G_k(\\sigma\\xi), E\\,G_k(\\sigma\\xi)^2)`, :math:`\\xi \\sim N(0, 1)`, without sampling.
+
+    With :math:`G_k(t) = Ct_+^{k+1}\\int_0^1 w(y)e^{t^2y^2/(2\\beta^2)}dy`, :math:`w(y) = y^{k-2}(1-y)^2`, the
+    :math:`t`-integrals are Gaussian: :math:`\\int_0^\\infty t^m e^{-at^2}dt = \\Gamma((m+1)/2)/(2a^{(m+1)/2})`, so
+    :math:`E\\,G_k = \\frac{C}{\\sigma\\sqrt{2\\pi}}\\int_0^1 w(y)\\frac{\\Gamma(k/2+1)}{2a_1^{k/2+1}}dy`,
+    :math:`a_1 = \\frac1{2\\sigma^2} - \\frac{y^2}{2\\beta^2}`, and :math:`E\\,G_k^2 = \\frac{C^2}{\\sigma\\sqrt{2\\pi}}\\iint w(y)w(y')
+    \\frac{\\Gamma(k+3/2)}{2a_2^{k+3/2}}dy\\,dy'`, :math:`a_2 = \\frac1{2\\sigma^2} - \\frac{y^2 + y'^2}{2\\beta^2}`; Gauss–Jacobi
+    with the weight :math:`w` (``CONSTANT_NODES`` per axis). :math:`E\\,G_k^2 = \\infty` when :math:`\\beta^2 < 2\\sigma^2`
+    (:math:`a_2 < 0` near :math:`y = y' = 1`), and at :math:`\\beta^2 = 2\\sigma^2` (to 1e-12) for :math:`k \\ge 5`
+    (:math:`G_k(t)^2\\varphi(t) \\sim t^{2k-10}`); it is returned as ``math.inf``. :math:`k = 1`: :math:`G_1(t) = t_+^2`,
+    :math:`(\\sigma^2/2, 3\\sigma^4/2)`."""
+    if k == 1:
+        return sigma**2 / 2, 3 * sigma**4 / 2
+    nodes, weights = special.roots_jacobi(CONSTANT_NODES, 2.0, float(k - 2))
+    y, wy = (1 + nodes) / 2, weights / 2 ** (k + 1)
+    front = _bias_normaliser(k, beta) / (sigma * math.sqrt(2 * math.pi))
+    a1 = 1 / (2 * sigma**2) - y**2 / (2 * beta**2)
+    mean = front * float(np.sum(wy * math.gamma(k / 2 + 1) / (2 * a1 ** (k / 2 + 1))))
+    boundary = math.isclose(beta**2, 2 * sigma**2, rel_tol=1e-12)
+    if (beta**2 < 2 * sigma**2 and not boundary) or (boundary and k >= 5):
+        return mean, math.inf
+    a2 = 1 / (2 * sigma**2) - (y[:, None] ** 2 + y[None, :] ** 2) / (2 * beta**2)
+    square = _bias_normaliser(k, beta) * front * float(np.sum(np.outer(wy, wy) * math.gamma(k + 1.5) / (2 * a2 ** (k + 1.5))))
+    return mean, square
+
+
 @functools.lru_cache(maxsize=256)
 def dimension_free_constant(k: int, *, sigma: float = 1.0, beta: float | None = None) -> float:
     """Our ceiling :math:`C_k` with :math:`\\sqrt{M_k} \\le C_k\\|f_k\\|_F` for every input law in the closed unit ball, any :math:`d`.
@@ -426,11 +541,14 @@ def dimension_free_constant(k: int, *, sigma: float = 1.0, beta: float | None = 
     Cauchy–Schwarz in :math:`W`, Gaussian hypercontractivity :math:`E q^4 \\le 9^k (E q^2)^2` with
     :math:`E q_k(W)^2 = \\sigma^{2k}\\|f_k\\|_F^2`, and monotonicity of :math:`G_k` in :math:`t = \\langle x, W\\rangle \\sim N(0, |x|^2\\sigma^2)`:
     :math:`C_k^2 = 4\\cdot 3^k\\sigma^{2k}\\sqrt{E G_k(\\sigma\\xi)^2}/((k-2)!^2\\sigma^{4k})`; for :math:`k=1` the exact Gaussian
-    :math:`E f_1(W)^4 = 3(Ef_1(W)^2)^2` gives :math:`C_1^2 = 4\\sqrt3\\,\\sigma^2\\sqrt{E G_1(\\sigma\\xi)^2}/\\sigma^4`. :math:`\\xi \\sim N(0,1)`.
+    :math:`E f_1(W)^4 = 3(Ef_1(W)^2)^2` gives :math:`C_1^2 = 4\\sqrt3\\,\\sigma^2\\sqrt{E G_1(\\sigma\\xi)^2}/\\sigma^4`. :math:`\\xi \\sim N(0,1)`,
+    :math:`E G_k^2` by :func:`_gaussian_g_moments`. For :math:`k \\ge 2` and :math:`\\sigma < \\beta < \\sqrt2\\sigma` the bound
+    diverges (:math:`E G_k(\\sigma\\xi)^2 = \\infty`) and the function returns ``math.inf``: no finite ceiling of this form
+    (:math:`M_k` itself stays finite for every :math:`\\beta > \\sigma`).
     """
     k = positive_int("k", k)
     sigma, beta = _scales(sigma, beta)
-    g2 = _gaussian_mean(lambda t: relu_square_integral(k, t, beta) ** 2, sigma)
+    g2 = _gaussian_g_moments(k, sigma, beta)[1]
     if k == 1:
         return math.sqrt(4 * math.sqrt(3.0) * sigma**2 * math.sqrt(g2) / sigma**4)
     return math.sqrt(4 * 3**k * sigma ** (2 * k) * math.sqrt(g2) / (math.factorial(k - 2) ** 2 * sigma ** (4 * k)))
@@ -439,25 +557,14 @@ def dimension_free_constant(k: int, *, sigma: float = 1.0, beta: float | None = 
 @functools.lru_cache(maxsize=256)
 def dimension_free_limit(k: int, *, sigma: float = 1.0, beta: float | None = None) -> float:
     """:math:`C_k^\\infty = \\lim_{d\\to\\infty}\\sqrt{M_k}/\\|f_k\\|_F` for :math:`D = U(S^{d-1})`, where :math:`q_k(W)` and
-    :math:`\\langle x, W\\rangle` decouple: :math:`C_k^\\infty = 2\\sigma^k\\sqrt{E G_k(\\sigma\\xi)}/((k-2)!\\sigma^{2k})` (:math:`k=1`: :math:`\\sqrt2`)."""
+    :math:`\\langle x, W\\rangle` decouple: :math:`C_k^\\infty = 2\\sigma^k\\sqrt{E G_k(\\sigma\\xi)}/((k-2)!\\sigma^{2k})` (:math:`k=1`: :math:`\\sqrt2`);
+    finite for every :math:`\\beta > \\sigma`."""
     k = positive_int("k", k)
     sigma, beta = _scales(sigma, beta)
-    g = _gaussian_mean(lambda t: relu_square_integral(k, t, beta), sigma)
+    g = _gaussian_g_moments(k, sigma, beta)[0]
     if k == 1:
         return 2 * sigma * math.sqrt(g) / sigma**2
     return 2 * sigma**k * math.sqrt(g) / (math.factorial(k - 2) * sigma ** (2 * k))
-
-
-def _gaussian_mean(fn: Callable[[torch.Tensor], torch.Tensor], sigma: float) -> float:
-    """:math:`E\\,fn(\\sigma\\xi)`, :math:`\\xi\\sim N(0,1)`, for ``fn`` vanishing on :math:`t \\le 0` to order :math:`t^2` or more.
-
-    Trapezoid rule on :math:`[0, 40\\sigma]` with step :math:`\\sigma/100`: the integrand is smooth, vanishes with its
-    first derivative at 0 and is below :math:`e^{-200}` at the far end, so the Euler–Maclaurin corrections vanish and the
-    rule is accurate far beyond the 3 digits the constants are quoted to.
-    """
-    t = torch.linspace(0, 40 * sigma, 4001, dtype=torch.float64)
-    density = torch.exp(-(t**2) / (2 * sigma**2)) / (sigma * math.sqrt(2 * math.pi))
-    return float(torch.trapezoid(fn(t) * density, t))
 
 
 def _representation_and_test_points(poly, variables, sigma, inputs, build, seed: int, test_points: int):
@@ -490,11 +597,14 @@ def check_monte_carlo_rate(
     Measured on ``test_points`` fixed points of :math:`D` (``inputs``): the replicate-averaged MSE
     :math:`\\overline{\\mathrm{MSE}}(n)` and the RMS :math:`\\sqrt{\\overline{\\mathrm{MSE}}}`. Rate: slope of the RMS
     against :math:`n`, :math:`-1/2 \\pm 4` standard errors (propagated from the replicates' spread,
-    ``SLOPE_SE_MULTIPLE``). Requirements: :math:`\\overline{\\mathrm{MSE}}\\cdot n/\\text{prediction} \\in [0.5, 2]` for
-    every :math:`n` (all :math:`n \\ge` ``RATIO_MIN_N``; a construction whose bias is large against :math:`B/\\sqrt n` fails
-    it by a factor growing like :math:`n`, a bias of 10% does not: see :func:`check_unbiasedness`), and every
-    first-layer bias :math:`\\le 0`. Never per-draw bounds: single draws exceed :math:`B/\\sqrt n` often even for
-    correct code.
+    ``SLOPE_SE_MULTIPLE``). Requirements: the *median* over the replicates of :math:`\\mathrm{MSE}\\cdot n/\\text{prediction}`
+    is :math:`\\le 2` (``RATIO_MAX``) for every :math:`n` (all :math:`n \\ge` ``RATIO_MIN_N``): by Markov's inequality the
+    median of a nonnegative variable is at most twice its mean, so a correct construction passes whatever its tails; a
+    construction whose bias is large against :math:`B/\\sqrt n` fails it by a factor growing like :math:`n` (a bias of
+    10% does not: see :func:`check_unbiasedness`); and every first-layer bias :math:`\\le 0`. One-sided: a prediction that
+    is too large is not seen here (the deterministic :math:`M_k` are tested against Monte Carlo estimates instead).
+    Never per-draw bounds: single draws exceed :math:`B/\\sqrt n` often even for correct code.
+    ``replicates`` :math:`\\ge` ``RATE_MIN_REPLICATES``; the claim's false-rejection rate is measured at 20 (seed sweeps).
     """
     if isinstance(ns, (str, bytes)) or not isinstance(ns, Sequence):
         raise TypeError(f"ns must be a sequence of ints, got {type(ns).__name__}")
@@ -505,11 +615,12 @@ def check_monte_carlo_rate(
         raise ValueError(f"ns must be >= {RATIO_MIN_N} (below it 20-replicate MSE averages are too heavy-tailed to"
                          f" compare with the prediction), got {min(ns)}")
     replicates = positive_int("replicates", replicates)
-    if replicates < 2:
-        raise ValueError(f"replicates must be >= 2 to average the MSE, got {replicates}")
+    if replicates < RATE_MIN_REPLICATES:
+        raise ValueError(f"replicates must be >= {RATE_MIN_REPLICATES} (the slope's standard error is estimated from the"
+                         f" replicates' spread), got {replicates}")
     test_points = positive_int("test_points", test_points)
     rep, g, x, fx = _representation_and_test_points(poly, variables, sigma, inputs, build, seed, test_points)
-    mse, mse_se, predicted, worst_bias, frac_above = [], [], [], -math.inf, []
+    mse, mse_se, predicted, worst_bias, frac_above, medians = [], [], [], -math.inf, [], []
     bound = rep.rms_bound(inputs)
     for n in ns:
         errors = []
@@ -521,20 +632,20 @@ def check_monte_carlo_rate(
         mse.append(float(np.mean(errors)))
         mse_se.append(float(np.std(errors, ddof=1) / math.sqrt(replicates)))
         predicted.append(rep.predicted_mse(n, inputs))
+        medians.append(float(np.median(errors)) / predicted[-1])
         frac_above.append(sum(e > bound**2 / n for e in errors) / replicates)
     ratios = [m / p for m, p in zip(mse, predicted)]
     rms = [math.sqrt(m) for m in mse]
-    low, high = RATIO_RANGE
     slope_se = _slope_standard_error(ns, mse, mse_se)
     return rate_check(
         f"Monte Carlo width-n network, d = {rep.dimension}, {inputs}: RMS ∝ n^(−1/2), MSE·n = prediction",
         ns, rms, expected=-0.5, tolerance=SLOPE_SE_MULTIPLE * slope_se,
         quantity=f"slope of the replicate RMS error against n (tolerance {SLOPE_SE_MULTIPLE:g} standard errors)",
         requirements={
-            f"mean MSE / predicted MSE in [{low:g}, {high:g}] for every n": all(low <= r <= high for r in ratios),
+            f"median MSE / predicted MSE <= {RATIO_MAX:g} for every n": all(r <= RATIO_MAX for r in medians),
             "every first-layer bias <= 0": worst_bias <= 0.0,
         },
-        notes={"n": ns, "MSE/prediction": ratios, "mean MSE": mse, "predicted MSE": predicted,
+        notes={"n": ns, "MSE/prediction": ratios, "median MSE/prediction": medians, "mean MSE": mse, "predicted MSE": predicted,
                "slope standard error (replicates)": slope_se,
                "B = Σ√M_k": bound, "fraction of draws with MSE > B²/n": frac_above, "replicates": replicates,
                "test points": test_points, "largest bias": worst_bias},
@@ -566,16 +677,25 @@ def check_unbiasedness(
     """The mean of the sampled networks is :math:`f` (``thm-sharpened``), by a per-point z-test of ``replicates``
     independent width-``width`` networks at ``test_points`` fixed points :math:`x_j` of :math:`D`.
 
-    :math:`z_j = \\\\bar e_j/(s_j/\\\\sqrt R)` with :math:`\\\\bar e_j` and :math:`s_j` the mean and standard deviation over the
-    :math:`R` replicates of :math:`f_n(x_j) - f(x_j)`. Measured: :math:`T = \\\\frac1P\\\\sum_j z_j^2`, whose mean is
-    :math:`(R-1)/(R-3) \\\\approx 1` for an unbiased construction; required :math:`T \\\\le` ``Z_SQUARE_MAX``. A bias
-    :math:`b(x)` adds about :math:`nR\\\\,\\\\overline{b^2/v}` (:math:`v` the variance of one neuron), which no rate can see:
-    a construction whose mean is :math:`f_0 + 1.1(f - f_0)` still has MSE :math:`\\\\propto 1/n` over the widths of
-    :func:`check_monte_carlo_rate`. The log-log data are the RMS error of the average of the first :math:`m`
+    :math:`z_j = \\bar e_j/(s_j/\\sqrt R)` with :math:`\\bar e_j` and :math:`s_j` the mean and standard deviation over the
+    :math:`R` replicates of :math:`f_n(x_j) - f(x_j)`. Measured: :math:`T = \\frac1P\\sum_j z_j^2`, whose mean is
+    :math:`(R-1)/(R-3) \\approx 1` for an unbiased construction; required :math:`T \\le` ``Z_SQUARE_MAX``. A bias
+    :math:`b(x)` adds about :math:`nR\\,\\overline{b^2/v}` (:math:`v` the variance of one neuron), which no rate can see:
+    a construction whose mean is :math:`f_0 + 1.1(f - f_0)` still has MSE :math:`\\propto 1/n` over the widths of
+    :func:`check_monte_carlo_rate`. Requirement: the MSE of the pooled network (the average of the :math:`R` networks,
+    width :math:`Rn`) over the points is at most ``POOLED_RATIO_MAX`` times its exact prediction (``thm-monte-carlo``):
+    a construction with exploding variance makes every :math:`z_j` small (its :math:`s_j` are huge) and fails here.
+    Measured detection limit at the chapter's sizes (:func:`default_unbiasedness_sizes`, 100 points, the chapter's
+    polynomial in :math:`d = 5`): a mean :math:`f_0 + c(f - f_0)` is rejected on every seed tried for :math:`|c - 1| \\ge`
+    ``DETECTION_LIMIT``; smaller offsets (3%) pass on some seeds. ``width`` :math:`\\ge` ``UNBIASED_MIN_WIDTH``,
+    ``replicates`` :math:`\\ge` ``UNBIASED_MIN_REPLICATES``. The log-log data are the RMS error of the average of the first :math:`m`
     replicates (one network of width :math:`mn`) against :math:`mn`: slope :math:`-1/2` without bias, flat with one.
     """
     width, replicates, test_points = (positive_int("width", width), positive_int("replicates", replicates),
                                       positive_int("test_points", test_points))
+    if width < UNBIASED_MIN_WIDTH:
+        raise ValueError(f"width must be >= {UNBIASED_MIN_WIDTH} (a narrower network's error at a point is too heavy-tailed"
+                         f" for the z-test), got {width}")
     if replicates < UNBIASED_MIN_REPLICATES:
         raise ValueError(f"replicates must be >= {UNBIASED_MIN_REPLICATES} for the z-test's variance estimates,"
                          f" got {replicates}")
@@ -589,12 +709,15 @@ def check_unbiasedness(
     counts = sorted({min(2**i, replicates) for i in range(replicates.bit_length() + 1)})
     cumulative = errors.cumsum(0)
     pooled_rms = [float(((cumulative[m - 1] / m) ** 2).mean().sqrt()) for m in counts]
+    pooled_ratio = pooled_rms[-1] ** 2 / rep.predicted_mse(replicates * width, inputs)
     return rate_check(
         f"unbiasedness: {replicates} networks of width {width}, d = {rep.dimension}, {inputs}, per-point z-test of"
         f" their mean against f ({test_points} points)",
         [m * width for m in counts], pooled_rms, expected=1.0, tolerance=Z_SQUARE_MAX - 1.0, sense="<=",
         measured=statistic, quantity="mean over the points of z² (z: replicate mean error / its standard error)",
-        notes={"largest |z|": float(z.abs().max()), "replicates": replicates, "width": width,
+        requirements={f"MSE of the pooled network / its exact prediction <= {POOLED_RATIO_MAX:g}":
+                      pooled_ratio <= POOLED_RATIO_MAX},
+        notes={"pooled MSE / prediction": pooled_ratio, "largest |z|": float(z.abs().max()), "replicates": replicates, "width": width,
                "pooled width": replicates * width, "RMS of the pooled network": pooled_rms[-1],
                "predicted RMS of the pooled network": math.sqrt(rep.predicted_mse(replicates * width, inputs))},
     )
@@ -610,7 +733,9 @@ def check_dimension_stability(
 ) -> RateCheck:
     """``thm-monte-carlo``'s constants against the dimension: for each :math:`d` in ``ds`` build
     ``target(d) -> (poly, variables)`` with ``build`` (default :func:`sharpened_representation`) and compute
-    :math:`\\sqrt{M_k}` under ``inputs`` (deterministic, :meth:`SharpenedRepresentation.second_moments`).
+    :math:`\\sqrt{M_k}` under ``inputs`` (deterministic, :meth:`SharpenedRepresentation.second_moments`). A constant
+    means something only for a representation: the first requirement is :meth:`SharpenedRepresentation.represents_target`
+    at every :math:`d` (the controls, whose :math:`M_k` are those of the correct construction, fail it).
 
     Rate: slope of :math:`B(d) = \\sum_k\\sqrt{M_k}` against :math:`d`, one-sided :math:`\\le 0 + 0.05` ("does not
     grow with :math:`d`"). Requirements: for every degree, :math:`\\sqrt{M_k}/\\|f_k\\|_F` does not increase from one
@@ -630,12 +755,13 @@ def check_dimension_stability(
     if not callable(build):
         raise TypeError(f"build must be a callable like sharpened_representation, got {type(build).__name__}")
     ratios: dict[int, list[float]] = {}
-    bounds, ceilings_hold = [], True
+    bounds, ceilings_hold, represents = [], True, True
     for d in ds:
         poly, variables = target(d)
         rep = build(poly, variables, sigma=sigma, inputs=inputs)
         if not rep.weights:
             raise ValueError(f"target({d}) is constant: nothing to approximate")
+        represents &= rep.represents_target()
         for k, c in rep.constants(inputs).items():
             ratios.setdefault(k, []).append(c["ratio"])
             ceilings_hold &= c["ratio"] <= c["ceiling"]
@@ -645,6 +771,7 @@ def check_dimension_stability(
         f"dimension stability of B = Σ√M_k ({inputs}), d in {ds}",
         ds, bounds, expected=0.0, tolerance=slope_tolerance, sense="<=", quantity="slope of B = Σ√M_k against d",
         requirements={
+            "the build represents f at every d (exact identities, biases <= 0, unscaled outputs)": bool(represents),
             "√M_k/‖f_k‖_F does not increase from one d to the next": monotone,
             "√M_k/‖f_k‖_F <= our dimension-free ceiling C_k": bool(ceilings_hold),
         },
@@ -769,7 +896,8 @@ def check_eigenvalues(ds: Sequence[int], k_max: int, *, zonal: str = "chebyshev"
 def check_fischer_identity(polys: Sequence, variables, *, sigma: float = 1.0,
                            inner: Callable = sym.fischer_inner) -> RateCheck:
     """Exact :math:`E_{W\\sim N(0,\\sigma^2I)}[q_k(W)^2] = \\sigma^{2k}\\|f_k\\|_F^2` for every homogeneous part of every polynomial in
-    ``polys`` (sympy, exact rationals). Measured: the largest relative deviation, required 0 (exact arithmetic);
+    ``polys`` (sympy, exact rationals; float coefficients are read as the rationals of their decimal forms,
+    :func:`representation_symbolic.exact_rationals`). Measured: the largest relative deviation, required 0 (exact arithmetic);
     ``inner`` is the inner product used for :math:`\\|f_k\\|_F^2` (pass :func:`representation_symbolic.coefficient_inner`
     for the α!-free control). Log-log data: :math:`\\sigma^{2k}\\|f_k\\|_F^2` against the part index."""
     variables = sym.check_variables(variables)
@@ -780,7 +908,7 @@ def check_fischer_identity(polys: Sequence, variables, *, sigma: float = 1.0,
         raise ValueError(f"sigma must be > 0, got {sigma!r}")
     worst, values = 0.0, []
     for poly in polys:
-        for k, part in sym.homogeneous_parts(poly, variables).items():
+        for k, part in sym.homogeneous_parts(sym.exact_rationals(poly, variables), variables).items():
             q = sym.sharpen(part, variables, s)
             lhs = sym.expectation(q**2, variables, "gaussian", s)
             rhs = s ** (2 * k) * inner(part, part, variables)
@@ -904,9 +1032,9 @@ def _control_fischer() -> RateCheck:
 
 
 def default_comparison_dimensions() -> list[int]:
-    """Dimensions of the explicit-against-sharpened comparison: 2..20 at ``ci``, 2..50 at ``full`` (the explicit
-    kernel :math:`T_\\mu^{-1}f_k` is dense, and its exact algebra in :math:`d = 50` takes minutes)."""
-    return book_device.sizes(ci=[2, 5, 10, 20], full=[2, 5, 10, 20, 50])
+    """Dimensions of the explicit-against-sharpened comparison: 2..10 at ``ci``, 2..50 at ``full`` (the explicit
+    kernel :math:`T_\\mu^{-1}f_k` is dense, and its exact algebra takes 8 s in :math:`d = 20`, a minute in :math:`d = 50`)."""
+    return book_device.sizes(ci=[2, 5, 10], full=[2, 5, 10, 20, 50])
 
 
 def default_dimensions() -> list[int]:
@@ -964,7 +1092,9 @@ def compare_constants(target: Callable[[int], tuple], ds: Sequence[int], *, inpu
 
     Measured: the largest ratio :math:`B_{\\rm explicit}/B_{\\rm sharpened}` over ``ds``; the check passes when it is
     :math:`\\le 1`, i.e. when the explicit representation's constant is no larger at every :math:`d` (an observation
-    about this target, not a theorem). Log-log data: :math:`B_{\\rm explicit}` against :math:`d`."""
+    about this target, not a theorem). Log-log data: :math:`B_{\\rm explicit}` against :math:`d`. The notes also hold
+    the constants of the explicit representation with weights on the sphere (:func:`explicit_sphere_representation`),
+    which are not judged."""
     if not callable(target):
         raise TypeError(f"target must be a callable d -> (poly, variables), got {type(target).__name__}")
     if isinstance(ds, (str, bytes)) or not isinstance(ds, Sequence):
@@ -973,11 +1103,13 @@ def compare_constants(target: Callable[[int], tuple], ds: Sequence[int], *, inpu
     if len(set(ds)) < 2:
         raise ValueError(f"ds must hold at least two distinct dimensions, got {ds}")
     input_law(inputs)
-    constants: dict[str, list[float]] = {"sharpened": [], "explicit": []}
-    ratios: dict[str, dict[int, list[float]]] = {"sharpened": {}, "explicit": {}}
+    builds = {"sharpened": sharpened_representation, "explicit": explicit_representation,
+              "explicit, sphere weights": explicit_sphere_representation}
+    constants: dict[str, list[float]] = {name: [] for name in builds}
+    ratios: dict[str, dict[int, list[float]]] = {name: {} for name in builds}
     for d in ds:
         poly, variables = target(d)
-        for name, build in (("sharpened", sharpened_representation), ("explicit", explicit_representation)):
+        for name, build in builds.items():
             rep = build(poly, variables, sigma=sigma, inputs=inputs)
             constants[name].append(rep.rms_bound(inputs))
             for k, c in rep.constants(inputs).items():
@@ -988,7 +1120,7 @@ def compare_constants(target: Callable[[int], tuple], ds: Sequence[int], *, inpu
         ds, constants["explicit"], expected=1.0, tolerance=0.0, sense="<=", measured=max(quotient),
         quantity="largest ratio B_explicit / B_sharpened over d",
         notes={"d": ds, "B sharpened": constants["sharpened"], "B explicit": constants["explicit"],
-               "B_explicit / B_sharpened": quotient,
+               "B explicit, sphere weights": constants["explicit, sphere weights"], "B_explicit / B_sharpened": quotient,
                **{f"√M_{k}/‖f_{k}‖_F ({name})": v for name, by_k in ratios.items() for k, v in by_k.items()}},
     )
 
@@ -997,6 +1129,12 @@ def compare_constants(target: Callable[[int], tuple], ds: Sequence[int], *, inpu
        statement="the explicit representation (T_μ⁻¹, Gaussian μ) sampled through the same rate check passes it")
 def _claim_explicit_rate() -> RateCheck:
     return _rate_claim(explicit_representation)
+
+
+@claim("representation/explicit-sphere-monte-carlo-rate", chapter=CHAPTER, label="thm-explicit",
+       statement="the explicit representation with weights on the sphere (T_μ⁻¹, uniform μ) passes the same rate check")
+def _claim_explicit_sphere_rate() -> RateCheck:
+    return _rate_claim(explicit_sphere_representation)
 
 
 @claim("representation/explicit-vs-sharpened", chapter=CHAPTER, label="thm-explicit",

@@ -19,6 +19,7 @@ not all among them, or that is not a polynomial with real coefficients, raises `
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import sympy
@@ -44,6 +45,8 @@ def check_variables(variables) -> tuple[sympy.Symbol, ...]:
 def as_poly(poly, variables) -> sympy.Poly:
     """``poly`` as a ``sympy.Poly`` in ``variables`` with real numeric coefficients, else ``ValueError``."""
     variables = check_variables(variables)
+    if isinstance(poly, sympy.Poly):  # a Poly in some of the variables: its expression, checked like any other
+        poly = poly.as_expr()
     try:
         expr = sympy.sympify(poly)
     except (sympy.SympifyError, TypeError) as error:
@@ -67,6 +70,14 @@ def as_poly(poly, variables) -> sympy.Poly:
         if not (coeff.is_number and coeff.is_real):
             raise ValueError(f"poly must have real numeric coefficients, got coefficient {coeff} in {expr}")
     return result
+
+
+def exact_rationals(poly, variables) -> sympy.Expr:
+    """``poly`` with every float coefficient replaced by the rational of its shortest decimal form
+    (``sympy.nsimplify(c, rational=True)``: ``0.1`` becomes ``1/10``), so that identities can be checked exactly."""
+    p = as_poly(poly, variables)
+    return sympy.Add(*(sympy.nsimplify(c, rational=True) * sympy.Mul(*(v**a for v, a in zip(p.gens, m)))
+                       for m, c in p.terms()))
 
 
 def homogeneous_parts(poly, variables) -> dict[int, sympy.Expr]:
@@ -182,6 +193,12 @@ def harmonic_decomposition(p, variables) -> list[tuple[int, int, sympy.Expr]]:
     each homogeneous part is peeled by :func:`harmonic_projection` and exact division by :math:`|x|^2`.
     """
     variables = check_variables(variables)
+    return list(_harmonic_decomposition(as_poly(p, variables).as_expr(), variables))
+
+
+@functools.lru_cache(maxsize=256)
+def _harmonic_decomposition(p: sympy.Expr, variables: tuple) -> tuple:
+    """:func:`harmonic_decomposition`, cached: the explicit kernels of both laws share it (the costly step in high d)."""
     r2 = sympy.Poly(sum(v**2 for v in variables), *variables)
     pieces = []
     for k, part in homogeneous_parts(p, variables).items():
@@ -194,7 +211,7 @@ def harmonic_decomposition(p, variables) -> list[tuple[int, int, sympy.Expr]]:
             if not remainder.is_zero:  # cannot happen for a correct projection; guards the recurrence
                 raise ArithmeticError(f"p − K[p] is not divisible by |x|^2 for p = {rest}")
             rest, m = quotient.as_expr(), m + 1
-    return pieces
+    return tuple(pieces)
 
 
 def gaussian_moment(alpha: Sequence[int], sigma=1) -> sympy.Expr:
@@ -274,6 +291,24 @@ def inverse_relu_operator(f, variables, law: str = "sphere", sigma=1) -> sympy.E
     r2 = sum(v**2 for v in variables)
     return sympy.expand(sum((r2**m * h / eigenvalue(k, k - 2 * m, len(variables), law, sigma)
                              for k, m, h in harmonic_decomposition(f, variables)), sympy.Integer(0)))
+
+
+def ridge_moment(q, variables, k: int, sigma=1) -> sympy.Expr:
+    """:math:`E_{W\\sim N(0,\\sigma^2I)}[\\langle x, W\\rangle^k q(W)]` as a polynomial in :math:`x`, exactly and without
+    expanding :math:`\\langle x, W\\rangle^k`: with :math:`E_{N(0,I)}[pr] = \\langle e^{\\Delta/2}p, e^{\\Delta/2}r\\rangle_F` and the
+    reproducing property :math:`\\langle\\langle x,\\cdot\\rangle^j, h\\rangle_F = j!\\,h(x)` (``def-fischer``),
+    :math:`E[\\langle x, W\\rangle^k q(W)] = \\sigma^k k!\\sum_m \\frac{(|x|^2/2)^m}{m!}\\big[e^{\\Delta/2}q(\\sigma\\,\\cdot)\\big]_{k-2m}(x)`,
+    :math:`[\\cdot]_j` the degree-:math:`j` part. For the sharpened kernel it is :math:`k!\\sigma^{2k}f_k` (``thm-sharpened``)."""
+    variables = check_variables(variables)
+    if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+        raise ValueError(f"k must be an int >= 0, got {k!r}")
+    s = _positive(sigma)
+    scaled = as_poly(q, variables).as_expr().subs({v: s * v for v in variables}, simultaneous=True)
+    parts = homogeneous_parts(heat_flow(scaled, variables, 1), variables)
+    r2 = sum(v**2 for v in variables)
+    total = sum((r2**m / (2**m * sympy.factorial(m)) * parts[k - 2 * m] for m in range(k // 2 + 1) if k - 2 * m in parts),
+                sympy.Integer(0))
+    return sympy.expand(s**k * sympy.factorial(k) * total)
 
 
 def harmonic_extension(f, variables, y: sympy.Symbol) -> sympy.Expr:
