@@ -40,7 +40,7 @@ def _rate_claim(build=sharpened_representation, replicates=None) -> RateCheck:
 
 
 @claim("representation/monte-carlo-rate", chapter=CHAPTER, label="thm-monte-carlo",
-       statement="sampled width-n network: RMS ∝ n^(−1/2), mean MSE·n / exact prediction in [0.5, 2]")
+       statement="sampled width-n network: RMS ∝ n^(−1/2), median MSE·n / exact prediction <= 2 at every n")
 def _claim_rate() -> RateCheck:
     return _rate_claim()
 
@@ -90,7 +90,8 @@ def _control_fischer() -> RateCheck:
 
 
 @claim("representation/dimension-stability", chapter=CHAPTER, label="thm-monte-carlo",
-       statement="B = Σ√M_k does not grow with d at fixed Fischer norms; √M_k/‖f_k‖_F <= C_k")
+       statement="the build represents f (exact identities); B = Σ√M_k does not grow with d at fixed Fischer norms;"
+                 " √M_k/‖f_k‖_F <= C_k")
 def _claim_stability() -> RateCheck:
     return check_dimension_stability(default_target, default_dimensions())
 
@@ -107,13 +108,14 @@ def _unbiasedness_claim(build=sharpened_representation) -> RateCheck:
 
 
 @claim("representation/unbiased", chapter=CHAPTER, label="thm-sharpened",
-       statement="the mean of the sampled networks is f: per-point z-test of 100 replicate networks, mean z² <= 4")
+       statement="the mean of the sampled networks is f: per-point z-test of 100 replicate networks, mean z² <= 4,"
+                 " and the pooled network's MSE <= 4 times its exact prediction")
 def _claim_unbiased() -> RateCheck:
     return _unbiasedness_claim()
 
 
 @claim("representation/control-mean-off-10pc", chapter=CHAPTER, label="thm-sharpened", control=True,
-       statement="control: networks whose mean is f_0 + 1.1(f − f_0) must be rejected by the z-test")
+       statement="control: networks whose mean is f_0 + 1.1(f − f_0) must be rejected by the unbiasedness check")
 def _control_mean_scaled() -> RateCheck:
     return _unbiasedness_claim(mean_scaled_control(NEAR_MISS_SCALE))
 
