@@ -208,7 +208,8 @@ def test_second_moment_of_linear_part_matches_closed_form():
 
 
 @pytest.mark.parametrize("inputs", ["sphere", "ball"])
-@pytest.mark.parametrize("build", [rep.sharpened_representation, rep.explicit_representation])
+@pytest.mark.parametrize("build", [rep.sharpened_representation, rep.explicit_representation,
+                                   rep.explicit_sphere_representation])
 def test_second_moments_against_a_large_monte_carlo_estimate(inputs, build):
     """The deterministic M_k (exact sphere moments, 2-D quadrature) against 2·10^6 Monte Carlo samples of (x, W).
     The integrand's tails are heavy (G_k ~ e^{t²/8}), so the standard error is itself noisy: 5 of them."""
@@ -271,7 +272,7 @@ def test_monte_carlo_controls_fail(control):
     poly = 0.5 + v[0] + v[0] * v[1] + v[2] ** 2 + v[3] ** 3 / 3
     check = rep.check_monte_carlo_rate(poly, v, ns=[1000, 2000, 4000, 8000], build=control, replicates=5)
     assert not check.passed
-    assert not check.requirements["mean MSE / predicted MSE in [0.5, 2] for every n"]
+    assert not check.requirements["median MSE / predicted MSE <= 2 for every n"]
 
 
 def test_dimension_stability_and_counterpoint():
@@ -313,7 +314,7 @@ def test_validation_errors():
     with pytest.raises(ValueError, match="names of variables but other assumptions.*sympify"):
         rep.sharpened_representation("x1**2 + x2", X[:2])
     with pytest.raises(ValueError, match="replicates must be >= 20"):
-        rep.check_unbiasedness(x1, X[:2], width=100, replicates=5)
+        rep.check_unbiasedness(x1, X[:2], width=1000, replicates=5)
     with pytest.raises(ValueError, match="scale must be > 0 and != 1"):
         rep.mean_scaled_control(1.0)
     with pytest.raises(ValueError, match="kernel must be one of"):
@@ -406,3 +407,100 @@ def test_unbiasedness_and_its_near_miss_controls_on_ten_seeds():
         for c in (rep.NEAR_MISS_SCALE, 1.3):
             control = rep.check_unbiasedness(poly, v, **sizes, test_points=100, seed=seed, build=rep.mean_scaled_control(c))
             assert not control.passed, (seed, c, control.measured)
+
+
+# ---- wrong verdicts found by calling the checks on other constructions (each test fails on the old behaviour) ----
+
+def test_unbiasedness_rejects_exploding_variance():
+    """Wrong bias sign: u ∝ e^{S²/(2β²)} with ρ(⟨W, x⟩ + S) has infinite variance, every z_j is small, and only the
+    pooled network's error against its exact prediction sees it."""
+    poly, v = rep.default_target(5)
+    check = rep.check_unbiasedness(poly, v, width=1000, replicates=20, test_points=50, build=rep.bias_sign_control)
+    assert check.rate_holds  # mean z² <= 4: the old verdict (z-test alone) passed it
+    assert not check.passed and check.notes["pooled MSE / prediction"] > 100
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", ["ridge-degree-5-d3", "sparse-d7"])
+def test_rate_check_passes_heavy_tailed_targets_on_unused_seeds(case):
+    """In-class targets with heavier tails than the chapter's: the mean of 20 MSEs is erratic (ratios 0.13..12 for the
+    degree-5 ridge at seeds 50-55); the median requirement holds on every seed."""
+    if case == "ridge-degree-5-d3":
+        v = X[:3]
+        poly, seeds = rep.ridge_polynomial(v, (5,)), range(50, 60)
+    else:
+        v = sympy.symbols("x1:8", real=True)
+        poly = 1 - v[0] + 2 * v[1] * v[6] - v[2] ** 3 / 2 + v[3] ** 2 * v[4] ** 2 / 3 + v[5] ** 4 / 4 - v[0] * v[2] * v[5]
+        seeds = range(100, 110)
+    failed = {}
+    for seed in seeds:
+        check = rep.check_monte_carlo_rate(poly, v, ns=[1000, 2000, 4000, 8000], replicates=20, seed=seed)
+        if not check.passed:
+            failed[seed] = check.report()
+    assert not failed, failed
+
+
+@pytest.mark.parametrize("build", [rep.bias_sign_control, rep.mean_scaled_control(1.3), rep.unsharpened_control])
+def test_dimension_stability_requires_a_representation(build):
+    """The controls' M_k are those of a representation: without the identity the old check passed them."""
+    check = rep.check_dimension_stability(rep.default_target, [2, 5, 10], build=build)
+    assert not check.passed
+    assert [text for text, held in check.requirements.items() if not held] == [
+        "the build represents f at every d (exact identities, biases <= 0, unscaled outputs)"]
+
+
+def test_representations_pass_their_exact_identities():
+    poly, v = rep.default_target(4)
+    for build in (rep.sharpened_representation, rep.explicit_representation, rep.explicit_sphere_representation):
+        assert build(poly, v).represents_target(), build.__name__
+    assert rep.sharpened_representation(poly, v, sigma=0.7).represents_target()
+    assert not rep.forward_heat_control(poly, v).represents_target()
+
+
+@pytest.mark.parametrize("beta", [1.01, 1.2, 1.41, 1.42, 1.45])
+def test_dimension_free_constant_is_never_nan(beta):
+    """For k >= 2, E G_k(σξ)² = ∞ when β < √2σ: inf, not NaN; finite and converged above."""
+    for k in (1, 2, 3, 4, 5):
+        c = rep.dimension_free_constant(k, beta=beta)
+        assert not math.isnan(c) and math.isfinite(rep.dimension_free_limit(k, beta=beta))
+        assert math.isinf(c) == (k >= 2 and beta < math.sqrt(2))
+
+
+def test_float_coefficients_satisfy_the_fischer_identity_exactly():
+    x1, x2, x3 = X[:3]
+    check = rep.check_fischer_identity([0.3 * x1**2 * x2 + 1.7 * x3**3 - 0.1 * x1], X[:3], sigma=0.8)
+    assert check.passed and check.measured == 0.0
+
+
+def test_sympy_poly_input_is_accepted():
+    x1, x2 = X[:2]
+    from_poly = rep.sharpened_representation(sympy.Poly(x1**2 + x2, x1, x2), X[:3])
+    assert from_poly.rms_bound() == rep.sharpened_representation(x1**2 + x2, X[:3]).rms_bound()
+    with pytest.raises(ValueError, match="not among"):
+        rep.sharpened_representation(sympy.Poly(x1 + Y, x1, Y), X[:2])
+
+
+def test_too_few_replicates_or_too_narrow_networks_are_refused():
+    x1 = X[0]
+    with pytest.raises(ValueError, match="replicates must be >= 5"):
+        rep.check_monte_carlo_rate(x1, X[:2], ns=[1000, 2000], replicates=2)
+    with pytest.raises(ValueError, match="width must be >= 1000"):
+        rep.check_unbiasedness(x1, X[:2], width=1, replicates=20)
+
+
+def test_sphere_weight_representation():
+    poly, v = rep.default_target(5)
+    check = rep.check_monte_carlo_rate(poly, v, ns=[1000, 2000, 4000, 8000], build=rep.explicit_sphere_representation)
+    assert check.passed, check.report()
+    r = rep.explicit_sphere_representation(poly, v)
+    net = r.sample(100, generator=torch.Generator().manual_seed(0))
+    assert torch.allclose(net[0].weight.norm(dim=1), torch.ones(100, dtype=torch.float64))
+    assert r.constants()[1]["ratio"] == pytest.approx(math.sqrt(2), rel=1e-12)  # M_1 = 4 d²‖f_1‖²/d · 1/(2d)
+    with pytest.raises(ValueError, match="sigma must be 1"):
+        rep.explicit_sphere_representation(poly, v, sigma=2.0)
+
+
+def test_sphere_weight_moment_quadrature_has_converged():
+    for d in (2, 5, 50):
+        for k in (2, 4):
+            assert rep.sphere_weight_moment(k, d, nodes=128) == pytest.approx(rep.sphere_weight_moment(k, d), rel=1e-11)

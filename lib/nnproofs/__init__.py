@@ -19,8 +19,10 @@ its claims with the ledger:
 * :mod:`nnproofs.smooth`         -- chapter 1: constant depth with smooth activations
   (``smooth_gadgets``, ``smooth_network``, ``smooth_training``);
 * :mod:`nnproofs.korobov`        -- chapter 2: super-approximation of Korobov functions (``sparsegrid``);
-* :mod:`nnproofs.representation` -- chapter 3: sharpened ReLU integral representations
-  (``representation_symbolic``; ``neuron_statistics``: trained networks against the representation);
+* :mod:`nnproofs.representation` -- chapter 3: sharpened ReLU integral representations, a package
+  (``symbolic``, ``moments``, ``sampling``, ``controls``, ``quadrature``, ``targets``, ``checks``, ``neurons``:
+  trained networks against the representation, ``claims``; the old paths ``representation_symbolic`` and
+  ``neuron_statistics`` name the same modules);
 * :mod:`nnproofs.barrier`        -- chapter 4: constructive low-loss paths and barrier decay.
 """
 

@@ -42,7 +42,6 @@ CHAPTER_MODULES = (
     "nnproofs.smooth",
     "nnproofs.korobov",
     "nnproofs.representation",
-    "nnproofs.neuron_statistics",
     "nnproofs.barrier",
 )
 _CLAIMS: dict[str, Claim] = {}

@@ -1,0 +1,215 @@
+"""Chapter 3: the second moments behind the Monte Carlo error, computed without sampling.
+
+:math:`G_k(t) = \\int_0^{t_+} s^{2k-4}(t-s)^2/p_k(s)\\,ds` (:func:`relu_square_integral`), the exact sphere moments of
+:math:`q_k^2`, the radial and one-coordinate quadratures that give :math:`M_k` (``eq-second-moment`` in
+``book/03_sharpened_representation``), and our dimension-free constants :math:`C_k`, :math:`C_k^\\infty`.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+import sympy
+import torch
+from scipy import special
+
+from ..measure import input_law
+from ..validate import finite_real, int_at_least, positive_int, positive_real
+from . import symbolic as sym
+
+BETA_OVER_SIGMA = 2.0  # bias scale β = 2σ: M_k < ∞ needs β > σ on the sphere; 2σ leaves the MSE estimator finite variance
+QUAD_NODES = 48  # Gauss–Legendre nodes for G_k on [0, t]; the integrand is smooth, 48 nodes reach round-off for t <= 10
+MOMENT_NODES = 64  # Gauss–Jacobi × Gauss–Legendre nodes of radial_second_moment: 64 and 128 agree to 1e-12 (tests)
+MOMENT_RTOL = 1e-9  # relative accuracy of the deterministic M_k (quadrature round-off is below 1e-12)
+_LEGENDRE = np.polynomial.legendre.leggauss(QUAD_NODES)
+CONSTANT_NODES = 200  # Gauss–Jacobi nodes per axis of _gaussian_g_moments: 100..800 agree to 1e-12 at β = 1.42σ (tests)
+
+
+def fischer_norm(poly, variables) -> float:
+    """:math:`\\|f\\|_F = (\\sum_\\alpha \\alpha!\\, f_\\alpha^2)^{1/2}` (``def-fischer``), as a float."""
+    return math.sqrt(float(sym.fischer_inner(poly, poly, variables)))
+
+
+def _bias_normaliser(k: int, beta: float) -> float:
+    """:math:`1/p_k(s)` without its :math:`s`-dependence: :math:`p_k(s) = s^{k-2}e^{-s^2/(2\\beta^2)}/C`, :math:`C = \\beta^{k-1}2^{(k-3)/2}\\Gamma((k-1)/2)`."""
+    return beta ** (k - 1) * 2.0 ** ((k - 3) / 2) * math.gamma((k - 1) / 2)
+
+
+def relu_square_integral(k: int, t: torch.Tensor, beta: float) -> torch.Tensor:
+    """:math:`G_k(t) = \\int_0^{t_+} s^{2k-4}(t-s)^2/p_k(s)\\,ds = C\\,t_+^{k+1}\\int_0^1 y^{k-2}(1-y)^2 e^{t^2y^2/(2\\beta^2)}dy`
+    for :math:`p_k = \\beta\\chi_{k-1}` (:math:`k \\ge 2`), by Gauss–Legendre in :math:`y`; for :math:`k = 1`, :math:`G_1(t) = t_+^2`."""
+    tp = t.clamp(min=0)
+    if k == 1:
+        return tp**2
+    nodes, weights = _LEGENDRE
+    y = torch.as_tensor((nodes + 1) / 2, dtype=t.dtype, device=t.device)
+    w = torch.as_tensor(weights / 2, dtype=t.dtype, device=t.device)
+    integrand = y ** (k - 2) * (1 - y) ** 2 * torch.exp(tp[:, None] ** 2 * y**2 / (2 * beta**2))
+    return _bias_normaliser(k, beta) * tp ** (k + 1) * (integrand * w).sum(dim=1)
+
+
+def _sparse_square(terms) -> dict[tuple[int, ...], sympy.Expr]:
+    """The square of a polynomial given by its ``(exponents, coefficient)`` terms, as a sparse dictionary
+    (a dense sympy ``Poly`` product is slow in high :math:`d`)."""
+    terms = list(terms)
+    square: dict[tuple[int, ...], sympy.Expr] = {}
+    for ma, ca in terms:
+        for mb, cb in terms:
+            m = tuple(a + b for a, b in zip(ma, mb))
+            square[m] = square.get(m, 0) + ca * cb
+    return square
+
+
+def _sphere_moments_of_square(q, variables) -> dict[int, sympy.Expr]:
+    """``{j: A_j}``, :math:`A_j = E_{\\theta\\sim U(S^{d-1})}P_j(\\theta)` for the degree-:math:`j` part :math:`P_j` of :math:`q^2`, exactly.
+
+    :math:`P_j = \\sum_{i+i'=j} q^{(i)}q^{(i')}` over the homogeneous parts of :math:`q`, and for homogeneous :math:`p, r`
+    :math:`E_\\theta[pr] = E_{N(0,I)}[pr]/E|Z|^{i+i'}` with :math:`E_{N(0,I)}[pr] = \\langle e^{\\Delta/2}p, e^{\\Delta/2}r\\rangle_F`
+    (``def-fischer``; :math:`e^{-\\Delta/2}x^\\alpha` are the Hermite polynomials) and :math:`E|Z|^{2m} = d(d+2)\\cdots(d+2m-2)`:
+    linear in the number of terms, where the expanded square is quadratic (the explicit kernels are dense in high :math:`d`).
+    """
+    d = len(variables)
+    smooth = {i: sym.heat_flow(part, variables, 1) for i, part in sym.homogeneous_parts(q, variables).items()}
+    coefficients = {i: sym.as_poly(h, variables).as_dict() for i, h in smooth.items()}
+    out: dict[int, sympy.Expr] = {}
+    for i, p in coefficients.items():
+        for i2, r in coefficients.items():
+            if (i + i2) % 2:
+                continue
+            gaussian = sum((c * r[m] * sympy.Mul(*(sympy.factorial(a) for a in m)) for m, c in p.items() if m in r),
+                           sympy.Integer(0))
+            norm = sympy.Mul(*(sympy.Integer(d + 2 * l) for l in range((i + i2) // 2)))
+            out[i + i2] = out.get(i + i2, sympy.Integer(0)) + gaussian / norm
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def radial_second_moment(k: int, j: int, d: int, inputs: str = "sphere", *, sigma: float = 1.0,
+                         beta: float | None = None, nodes: int = MOMENT_NODES) -> float:
+    """:math:`I_{k,j} = E[R^j G_k(\\sigma R\\tau)]` with :math:`R \\sim \\chi_d` and :math:`\\tau` the law of one coordinate of
+    :math:`D` (density :math:`\\propto (1-\\tau^2)^{a-1}`, :math:`a = (d-1)/2` on the sphere, :math:`(d+1)/2` on the ball), independent.
+
+    For :math:`k \\ge 2`, :math:`G_k(t) = Ct_+^{k+1}\\int_0^1 y^{k-2}(1-y)^2e^{t^2y^2/(2\\beta^2)}dy` and
+    :math:`E[R^me^{cR^2}] = E[R^m](1-2c)^{-(m+d)/2}`, :math:`E[R^m] = 2^{m/2}\\Gamma((m+d)/2)/\\Gamma(d/2)`, give
+    :math:`I_{k,j} = C\\sigma^{k+1}E[R^m]\\,E_\\tau\\big[\\tau_+^{k+1}\\int_0^1 y^{k-2}(1-y)^2(1 - \\sigma^2\\tau^2y^2/\\beta^2)^{-(m+d)/2}dy\\big]`,
+    :math:`m = j + k + 1`: Gauss–Jacobi in :math:`\\tau` (weight :math:`(1-\\tau)^{a-1}`) and Gauss–Legendre in :math:`y`,
+    ``nodes`` each (a smooth integrand on :math:`[0,1]^2` since :math:`\\beta > \\sigma`). For :math:`k = 1`,
+    :math:`I_{1,j} = \\sigma^2E[R^{j+2}]E[\\tau_+^2]` exactly, :math:`E\\tau^2 = 1/d` (sphere) or :math:`1/(d+2)` (ball).
+    """
+    k, d = positive_int("k", k), positive_int("d", d)
+    j = int_at_least("j", j, 0)
+    inputs, nodes = input_law(inputs), positive_int("nodes", nodes)
+    sigma, beta = _scales(sigma, beta)
+    a = (d - 1) / 2 if inputs == "sphere" else (d + 1) / 2
+
+    def radial(m):  # E[R^m], R ~ chi_d
+        return math.exp(m / 2 * math.log(2) + math.lgamma((m + d) / 2) - math.lgamma(d / 2))
+
+    if k == 1:
+        return sigma**2 * radial(j + 2) * (1 / d if inputs == "sphere" else 1 / (d + 2)) / 2
+    m = j + k + 1
+    y, wy = np.polynomial.legendre.leggauss(nodes)
+    y, wy = (y + 1) / 2, wy / 2
+    if a == 0:  # S^0 = {-1, 1}: tau = 1 with probability 1/2
+        tau, wt = np.ones(1), np.full(1, 0.5)
+    else:  # tau = (1 + s)/2 on (0, 1]; the density (1 - tau^2)^(a-1)/B(1/2, a) on [-1, 1]
+        s, ws = special.roots_jacobi(nodes, a - 1, 0.0)
+        tau = (1 + s) / 2
+        wt = ws * 2.0 ** (-(a - 1)) * (1 + tau) ** (a - 1) / 2 / special.beta(0.5, a)
+    ratio = (sigma / beta) ** 2 * tau[:, None] ** 2 * y[None, :] ** 2
+    inner = (y ** (k - 2) * (1 - y) ** 2 * wy)[None, :] * (1 - ratio) ** (-(m + d) / 2)
+    return float(_bias_normaliser(k, beta) * sigma ** (k + 1) * radial(m) * (wt * tau ** (k + 1) * inner.sum(axis=1)).sum())
+
+
+@functools.lru_cache(maxsize=4096)
+def sphere_weight_moment(k: int, d: int, inputs: str = "sphere", *, beta: float = BETA_OVER_SIGMA,
+                         nodes: int = MOMENT_NODES) -> float:
+    """:math:`E[G_k(\\tau)]` with :math:`\\tau = \\langle x, \\theta\\rangle`, :math:`x \\sim D`, :math:`\\theta` uniform on
+    :math:`S^{d-1}`: the law of one coordinate of :math:`D` (density :math:`\\propto (1-\\tau^2)^{a-1}`, as in
+    :func:`radial_second_moment`), by Gauss–Jacobi in :math:`\\tau` and :func:`relu_square_integral` (:math:`t \\le 1`).
+    :math:`k = 1`: :math:`E\\tau_+^2 = 1/(2d)` (sphere) or :math:`1/(2(d+2))` (ball)."""
+    k, d = positive_int("k", k), positive_int("d", d)
+    inputs, nodes = input_law(inputs), positive_int("nodes", nodes)
+    beta = positive_real("beta", beta)
+    if k == 1:
+        return 1 / (2 * d) if inputs == "sphere" else 1 / (2 * (d + 2))
+    a = (d - 1) / 2 if inputs == "sphere" else (d + 1) / 2
+    if a == 0:
+        tau, wt = np.ones(1), np.full(1, 0.5)
+    else:
+        s, ws = special.roots_jacobi(nodes, a - 1, 0.0)
+        tau = (1 + s) / 2
+        wt = ws * 2.0 ** (-(a - 1)) * (1 + tau) ** (a - 1) / 2 / special.beta(0.5, a)
+    g = relu_square_integral(k, torch.as_tensor(tau, dtype=torch.float64), beta).numpy()
+    return float((wt * g).sum())
+
+
+def _scales(sigma, beta) -> tuple[float, float]:
+    """``(sigma, beta)`` validated: :math:`\\sigma > 0`, :math:`\\beta > \\sigma` (default :math:`\\beta = 2\\sigma`), else ``ValueError``."""
+    sigma = positive_real("sigma", sigma)
+    beta = BETA_OVER_SIGMA * sigma if beta is None else finite_real("beta", beta)
+    if beta <= sigma:
+        raise ValueError(f"beta must be > sigma = {sigma!r} (else M_k = ∞ on the sphere), got {beta!r}")
+    return sigma, beta
+
+
+def _gaussian_g_moments(k: int, sigma: float, beta: float) -> tuple[float, float]:
+    """:math:`(E\\,G_k(\\sigma\\xi), E\\,G_k(\\sigma\\xi)^2)`, :math:`\\xi \\sim N(0, 1)`, without sampling.
+
+    With :math:`G_k(t) = Ct_+^{k+1}\\int_0^1 w(y)e^{t^2y^2/(2\\beta^2)}dy`, :math:`w(y) = y^{k-2}(1-y)^2`, the
+    :math:`t`-integrals are Gaussian: :math:`\\int_0^\\infty t^m e^{-at^2}dt = \\Gamma((m+1)/2)/(2a^{(m+1)/2})`, so
+    :math:`E\\,G_k = \\frac{C}{\\sigma\\sqrt{2\\pi}}\\int_0^1 w(y)\\frac{\\Gamma(k/2+1)}{2a_1^{k/2+1}}dy`,
+    :math:`a_1 = \\frac1{2\\sigma^2} - \\frac{y^2}{2\\beta^2}`, and :math:`E\\,G_k^2 = \\frac{C^2}{\\sigma\\sqrt{2\\pi}}\\iint w(y)w(y')
+    \\frac{\\Gamma(k+3/2)}{2a_2^{k+3/2}}dy\\,dy'`, :math:`a_2 = \\frac1{2\\sigma^2} - \\frac{y^2 + y'^2}{2\\beta^2}`; Gauss–Jacobi
+    with the weight :math:`w` (``CONSTANT_NODES`` per axis). :math:`E\\,G_k^2 = \\infty` when :math:`\\beta^2 < 2\\sigma^2`
+    (:math:`a_2 < 0` near :math:`y = y' = 1`), and at :math:`\\beta^2 = 2\\sigma^2` (to 1e-12) for :math:`k \\ge 5`
+    (:math:`G_k(t)^2\\varphi(t) \\sim t^{2k-10}`); it is returned as ``math.inf``. :math:`k = 1`: :math:`G_1(t) = t_+^2`,
+    :math:`(\\sigma^2/2, 3\\sigma^4/2)`."""
+    if k == 1:
+        return sigma**2 / 2, 3 * sigma**4 / 2
+    nodes, weights = special.roots_jacobi(CONSTANT_NODES, 2.0, float(k - 2))
+    y, wy = (1 + nodes) / 2, weights / 2 ** (k + 1)
+    front = _bias_normaliser(k, beta) / (sigma * math.sqrt(2 * math.pi))
+    a1 = 1 / (2 * sigma**2) - y**2 / (2 * beta**2)
+    mean = front * float(np.sum(wy * math.gamma(k / 2 + 1) / (2 * a1 ** (k / 2 + 1))))
+    boundary = math.isclose(beta**2, 2 * sigma**2, rel_tol=1e-12)
+    if (beta**2 < 2 * sigma**2 and not boundary) or (boundary and k >= 5):
+        return mean, math.inf
+    a2 = 1 / (2 * sigma**2) - (y[:, None] ** 2 + y[None, :] ** 2) / (2 * beta**2)
+    square = _bias_normaliser(k, beta) * front * float(np.sum(np.outer(wy, wy) * math.gamma(k + 1.5) / (2 * a2 ** (k + 1.5))))
+    return mean, square
+
+
+@functools.lru_cache(maxsize=256)
+def dimension_free_constant(k: int, *, sigma: float = 1.0, beta: float | None = None) -> float:
+    """Our ceiling :math:`C_k` with :math:`\\sqrt{M_k} \\le C_k\\|f_k\\|_F` for every input law in the closed unit ball, any :math:`d`.
+
+    Cauchy–Schwarz in :math:`W`, Gaussian hypercontractivity :math:`E q^4 \\le 9^k (E q^2)^2` with
+    :math:`E q_k(W)^2 = \\sigma^{2k}\\|f_k\\|_F^2`, and monotonicity of :math:`G_k` in :math:`t = \\langle x, W\\rangle \\sim N(0, |x|^2\\sigma^2)`:
+    :math:`C_k^2 = 4\\cdot 3^k\\sigma^{2k}\\sqrt{E G_k(\\sigma\\xi)^2}/((k-2)!^2\\sigma^{4k})`; for :math:`k=1` the exact Gaussian
+    :math:`E f_1(W)^4 = 3(Ef_1(W)^2)^2` gives :math:`C_1^2 = 4\\sqrt3\\,\\sigma^2\\sqrt{E G_1(\\sigma\\xi)^2}/\\sigma^4`. :math:`\\xi \\sim N(0,1)`,
+    :math:`E G_k^2` by :func:`_gaussian_g_moments`. For :math:`k \\ge 2` and :math:`\\sigma < \\beta < \\sqrt2\\sigma` the bound
+    diverges (:math:`E G_k(\\sigma\\xi)^2 = \\infty`) and the function returns ``math.inf``: no finite ceiling of this form
+    (:math:`M_k` itself stays finite for every :math:`\\beta > \\sigma`).
+    """
+    k = positive_int("k", k)
+    sigma, beta = _scales(sigma, beta)
+    g2 = _gaussian_g_moments(k, sigma, beta)[1]
+    if k == 1:
+        return math.sqrt(4 * math.sqrt(3.0) * sigma**2 * math.sqrt(g2) / sigma**4)
+    return math.sqrt(4 * 3**k * sigma ** (2 * k) * math.sqrt(g2) / (math.factorial(k - 2) ** 2 * sigma ** (4 * k)))
+
+
+@functools.lru_cache(maxsize=256)
+def dimension_free_limit(k: int, *, sigma: float = 1.0, beta: float | None = None) -> float:
+    """:math:`C_k^\\infty = \\lim_{d\\to\\infty}\\sqrt{M_k}/\\|f_k\\|_F` for :math:`D = U(S^{d-1})`, where :math:`q_k(W)` and
+    :math:`\\langle x, W\\rangle` decouple: :math:`C_k^\\infty = 2\\sigma^k\\sqrt{E G_k(\\sigma\\xi)}/((k-2)!\\sigma^{2k})` (:math:`k=1`: :math:`\\sqrt2`);
+    finite for every :math:`\\beta > \\sigma`."""
+    k = positive_int("k", k)
+    sigma, beta = _scales(sigma, beta)
+    g = _gaussian_g_moments(k, sigma, beta)[0]
+    if k == 1:
+        return 2 * sigma * math.sqrt(g) / sigma**2
+    return 2 * sigma**k * math.sqrt(g) / (math.factorial(k - 2) * sigma ** (2 * k))
