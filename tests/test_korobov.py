@@ -20,7 +20,7 @@ from nnproofs.korobov import (
     PROBE_BAND,
     ReLUSparseGridNetwork,
     SuperApproximationNetwork,
-    _floor_stage,
+    floor_stage,
     band_profile,
     basis_product_network,
     basis_sum_target,
@@ -159,14 +159,14 @@ def test_float32_words_control_on_every_seed(seed):
 @settings(max_examples=300, deadline=None)
 def test_floor_stage_is_exact_off_the_band(k, fraction):
     x = torch.tensor([(k + fraction) / 16], dtype=torch.float64)
-    steps, residual = _floor_stage(x, 16)
+    steps, residual = floor_stage(x, 16)
     assert steps.tolist()[0] == [1.0] * k + [0.0] * (15 - k)
     assert float(residual) == 16 * float(x) - k
 
 
 def test_floor_stage_inside_a_band_stays_bounded():
     x = torch.tensor([5 / 16 - 2.0**-52], dtype=torch.float64)  # within BAND / 16 = 2^-50 below the 6th boundary
-    steps, _ = _floor_stage(x, 16)
+    steps, _ = floor_stage(x, 16)
     assert 0 < float(steps[0, 4]) < 1 and bool(((steps >= 0) & (steps <= 1)).all())
 
 
