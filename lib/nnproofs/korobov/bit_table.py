@@ -31,7 +31,7 @@ def floor_stage(r: torch.Tensor, base: int, band: float = BAND) -> tuple[torch.T
     j = torch.arange(1, base, dtype=r.dtype, device=r.device)
     z = (u[:, None] - j) / band
     steps = torch.relu(z + 1) - torch.relu(z)
-    return steps, u - steps.sum(dim=1)
+    return steps, torch.relu(u - steps.sum(dim=1))
 
 
 def indicators(steps: torch.Tensor) -> torch.Tensor:
@@ -126,7 +126,7 @@ class BitTable(nn.Module):
             gates = torch.cat([e3[:, beta : beta + 1], torch.relu(t_steps + e3[:, beta : beta + 1] - 1)], dim=1)
             table = torch.einsum("nj,pjr->npr", s, self.lookup[beta])
             g = gates[:, None, :]
-            words = words + (torch.relu(table + g - 1) - torch.relu(-table + g - 1)).sum(dim=-1)
+            words = torch.relu(words + (torch.relu(table + g - 1) - torch.relu(-table + g - 1)).sum(dim=-1))
         e4 = indicators(q4_steps)
         selected = torch.zeros_like(words)
         for j, b in enumerate(complement_bits(words, L)):
@@ -134,16 +134,19 @@ class BitTable(nn.Module):
         weights = torch.exp2(-torch.arange(1, self.J + 1, dtype=r.dtype, device=r.device))
         return selected.reshape(-1, self.E, self.J) @ weights, tau, in_band
 
-    def layout(self) -> list[tuple[str, int, int, int]]:
-        """``(stage, hidden layers, width, nonzero parameters)`` of steps 1-4, up to the layer gathering :math:`\\hat c`.
+    def layout(self, input_bias: bool = False) -> list[tuple[str, int, int, int]]:
+        """``(layer, 1, neurons, nonzero parameters)`` of every hidden layer of steps 1-4, as built by
+        :func:`nnproofs.korobov.explicit.explicit_network_b`, up to the layer gathering :math:`\\hat c`.
 
-        Besides the stage's own neurons every layer carries the remainder :math:`\\tau` (one ReLU).
-        Nonzero parameters are counted per neuron as the previous-layer neurons it reads plus a
-        nonzero bias: a step neuron reads the residual (itself a combination of the previous
-        stage's neurons); a carried value that is a difference of two step neurons reads two
-        neurons where it is first carried; a gated product reads the nonzero double differences
-        :math:`A` of its column, its gate and a bias; the coefficients :math:`\\hat c_e` are
-        gathered into one layer.
+        The layout arithmetic: a neuron's nonzero parameters are the previous-layer neurons it reads plus
+        a nonzero bias. Per floor stage of base :math:`b > 1`: :math:`2(b-1)` pairs (a weight and a bias
+        each), :math:`b - 1` steps (two reads each), the remainder (:math:`b` reads); every step found so
+        far and :math:`r` are carried, one read each (``input_bias``: the first carry of the input reads a
+        bias too, :math:`r = (x + h/2)/4`). Per lookup block: :math:`W - 1` gates reading :math:`t_\\rho`,
+        the steps of :math:`[q_3 = \\beta]` and a bias for :math:`\\beta > 0`; :math:`2WP` gated products
+        reading the nonzero double differences :math:`A` of their column, their gate and a nonzero bias
+        (counted on :math:`A`); the words accumulated where they are next carried. Per digit two layers,
+        then the last digit and the coefficients :math:`\\hat c_e` (:math:`J` or :math:`2J` reads).
         """
         W, L, P, J, E = self.W, self.L, self.P, self.J, self.E
         layers: list[tuple[str, int, int, int]] = []
@@ -151,38 +154,40 @@ class BitTable(nn.Module):
         def layer(name: str, *groups: tuple[int, int]) -> None:  # groups of (neurons, nonzero parameters)
             layers.append((name, 1, sum(g[0] for g in groups), sum(g[1] for g in groups)))
 
-        layer("floor W x", (2 * (W - 1), 4 * (W - 1)), (1, 1))
-        layer("floor W r1", (2 * (W - 1), 2 * (W - 1) * 2 * W), (1, 2 * W - 1), (W - 1, 2 * (W - 1)))
-        layer("floor L r2", (2 * (L - 1), 2 * (L - 1) * 2 * W), (1, 2 * W - 1), (W - 1, W - 1), (W - 1, 2 * (W - 1)))
-        layer("floor L r3", (2 * (L - 1), 2 * (L - 1) * 2 * L), (1, 2 * L - 1), (2 * (W - 1), 2 * (W - 1)),
-              (L - 1, 2 * (L - 1)))
+        found, r_reads = 0, 1 + int(input_bias)  # step neurons carried so far; reads of the carried r
+        for name, base in (("floor 1 (W)", W), ("floor 2 (W)", W), ("floor 3 (L)", L), ("floor 4 (L)", L)):
+            if base == 1:
+                continue
+            layer(f"{name}: pairs", (2 * (base - 1), 4 * (base - 1)), (1, r_reads), (found, found))
+            layer(f"{name}: steps", (base - 1, 2 * (base - 1)), (1, 1), (found, found))
+            layer(f"{name}: remainder", (1, base), (base - 1, base - 1), (found, found))
+            found, r_reads = found + base - 1, 1
         for beta in range(L):
-            e_weights = int(beta >= 1) + int(beta <= L - 2)  # S3 terms of [q3 = beta]
-            first = beta == 0
-            carries = ((2 * (W - 1) + (L - 1), 2 * (W - 1) + (L - 1)),  # s, t, q3 steps
-                       (L - 1, (L - 1) * (2 if first else 1)),  # q4 steps
-                       (1, 2 * L - 1 if first else 1))  # tau
-            accumulator = () if first else ((P, P * (1 + 2 * W)),)
-            layer(f"lookup {beta + 1}: gates", (W - 1, (W - 1) * (1 + e_weights + int(beta > 0))), *carries, *accumulator)
-            table = int((self.lookup[beta][:, 1:, :] != 0).sum())
-            products = 2 * (table + P * (W - 1) + P * e_weights + W * P)
-            layer(f"lookup {beta + 1}: gated products", (2 * W * P, products),
-                  *((n, n) for n, _ in carries), *(((P, P),) if not first else ()))
+            last = beta == L - 1
+            e_weights = int(beta >= 1) + int(beta <= L - 2)  # steps S3 in [q3 = beta] = S3_beta - S3_(beta+1)
+            steps = [(W - 1, W - 1)] + ([(W - 1, W - 1)] if not last else []) + [(L - 1, L - 1)] * 2 + [(1, 1)]
+            words = [(P, P * (2 * W + int(beta >= 2)))] if beta >= 1 else []
+            layer(f"lookup {beta + 1}: gates", (W - 1, (W - 1) * (1 + e_weights + int(beta > 0))), *steps, *words)
+            A = self.lookup[beta]  # (P, j, rho)
+            gate_bias = torch.zeros(W, dtype=A.dtype, device=A.device)
+            gate_bias[0] = float(beta == 0)
+            biases = int(((A[:, 0, :] + gate_bias - 1) != 0).sum()) + int(((-A[:, 0, :] + gate_bias - 1) != 0).sum())
+            products = 2 * (int((A[:, 1:, :] != 0).sum()) + P * (W - 1) + P * e_weights) + biases
+            kept = [(L - 1, L - 1), (1, 1)] if last else [(W - 1, W - 1)] * 2 + [(L - 1, L - 1)] * 2 + [(1, 1)]
+            layer(f"lookup {beta + 1}: gated products", (2 * W * P, products), *kept,
+                  *([(P, P)] if beta >= 1 else []))
         tail = ((L - 1, L - 1), (1, 1))  # q4 steps, tau
-
-        def and_weights(j: int) -> int:  # theta_j AND [q4 = j - 1]: b_j, the q4 steps of the indicator, a bias
-            return 1 + int(j >= 2) + int(j <= L - 1) + 1
-
-        for j in range(1, L + 1):
-            keep_y = j < L
-            if j == 1:
-                layer("bit 1: a", (P, P * (2 * W + 2)), *(((P, P * (2 * W + 1)),) if keep_y else ()), *tail)
-            else:
-                layer(f"bit {j}: a", (P, 3 * P), *(((P, 3 * P),) if keep_y else ()), (P, P * and_weights(j - 1)),
-                      *(((P, P),) if j >= 3 else ()), *tail)
-            selection = ((P, P * (2 if j >= 3 else 1)),) if j >= 2 else ()
-            layer(f"bit {j}: b", (P, 2 * P), *(((P, P),) if keep_y else ()), *selection, *tail)
-        layer("last digit", (P, P * and_weights(L)), *(((P, P),) if L >= 2 else ()), (1, 1))
+        for j in range(L):  # digit j + 1
+            keep_y = [(P, P)] if j + 1 < L else []
+            if j == 0:
+                reads = 2 * W + int(L >= 2)  # the words: the last block's products and the carried sum
+                layer("bit 1: a", (P, P * (reads + int(L >= 2))), *[(P, P * reads) for _ in keep_y], *tail)
+                layer("bit 1: b", (P, 2 * P), *keep_y, *tail)
+                continue
+            selection = 1 + int(j >= 2) + int(j <= L - 1) + int(j == 1)  # b_j, steps of [q4 = j - 1], bias
+            layer(f"bit {j + 1}: a", (P, 3 * P), *[(P, 3 * P) for _ in keep_y], (P, P * selection),
+                  *([(P, P)] if j >= 2 else []), *tail)
+            layer(f"bit {j + 1}: b", (P, 2 * P), *keep_y, (P, P * (1 + int(j >= 2))), *tail)
+        layer("last digit", (P, 2 * P), *([(P, P)] if L >= 2 else []), (1, 1))  # b_L and [q4 = L - 1]: a step or a bias
         layer("coefficients", (E, E * J * (2 if L >= 2 else 1)), (1, 1))
         return layers
-

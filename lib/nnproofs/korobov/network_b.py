@@ -17,9 +17,10 @@ from torch import nn
 
 from ..gadgets import yarotsky_product, yarotsky_square
 from ..measure import evaluate_target, network_gradient
-from ..networks import architecture
+from ..networks import affine_maps
 from ..validate import positive_int
 from .bit_table import PROBE_BAND, BitTable
+from .explicit import explicit_network_b
 from .network_b_sparse import SparseSuperApproximationNetwork
 from .sizes import (BAND, MAX_BASE, MAX_BITS, ROUNDING, require_product_depth, require_sizes, require_smoothness,
                     require_stored_bits)
@@ -169,35 +170,55 @@ class SuperApproximationNetwork(nn.Module):
         return bound
 
     def layout(self) -> list[tuple[str, int, int, int]]:
-        """``(stage, hidden layers, width, nonzero parameters)`` of the layered network, stage by stage.
+        """``(stage, hidden layers, width, nonzero parameters)`` of the layered network, stage by stage, and ``output``.
 
-        The network computes the stages in sequence; a value that a later layer needs is carried
-        by one ReLU per layer (it is non-negative, except one product output carried as
-        :math:`\\rho(v), \\rho(-v)`). Steps 1-4 are counted by :meth:`BitTable.layout`; the
-        product and the square count their own nonzero parameters
-        (:func:`nnproofs.networks.architecture`).
+        Steps 1-4 are counted by :meth:`BitTable.layout`. Then the products (the square too for
+        :math:`m = 3`, the kink :math:`2\\rho(\\tau - \\tfrac12)` first for the shifted copy): their hidden
+        layers as in :func:`nnproofs.networks.architecture`, their first maps reading single neurons,
+        with every value a later layer needs carried by one ReLU per layer (two for the signed
+        :math:`c_1\\tau` of :math:`m = 3`); a product's output map is fused into the layer that reads it.
+        The clip reads :math:`c_0`, :math:`\\tau` and the powers where their coefficients :math:`span_0, lo_e` are
+        nonzero and the products' outputs, plus a bias; the output map reads the clip's two neurons and a bias.
+        This arithmetic equals the nonzero parameters counted on :meth:`explicit` (a test).
         """
-        m = self.m
-        layers = self.table.layout()
+        layers = self.table.layout(input_bias=self.shifted)
 
         def layer(name: str, *groups: tuple[int, int]) -> None:  # groups of (neurons, nonzero parameters)
             layers.append((name, 1, sum(g[0] for g in groups), sum(g[1] for g in groups)))
 
-        product, square = architecture(self.product), architecture(self.square)
-        if self.shifted:  # kink 2 rho(tau - 1/2) beside the carried c_0, c_1, c_2, tau; then both products side by side
-            layer("kink 2 rho(tau - 1/2)", (1, 2), (4, 4))
-            layers.append(("products c_1 tau, c_2 kink", product.depth, 2 * product.width + 1,
-                           2 * product.nonzero_parameters + product.depth))
-        elif m == 2:
-            layers.append(("product c_1 tau", product.depth, product.width + 2,
-                           product.nonzero_parameters + 2 * product.depth))
+        def nonzero(tensor) -> int:
+            return int((tensor != 0).sum())
+
+        product, square = affine_maps(self.product), affine_maps(self.square)
+        p_hidden = sum(nonzero(w) + nonzero(b) for w, b in product[:-1])
+        p_width, p_depth, p_out = max(w.shape[0] for w, _ in product[:-1]), len(product) - 1, nonzero(product[-1][0])
+        lo, span = self.table.lo, self.table.span
+        reads = nonzero(span[0]) + nonzero(lo[1]) + nonzero(span[1]) * p_out  # c_0, tau, c_1 tau
+        if self.shifted:
+            layer("kink 2 rho(tau - 1/2)", (1, 2), (3, 3), (1, 1))  # the kink; c_0, c_1, c_2; tau
+            layers.append(("products c_1 tau, c_2 kink", p_depth, 2 * p_width + 3, 2 * p_hidden + 3 * p_depth))
+            reads += nonzero(lo[2]) + nonzero(span[2]) * p_out
+        elif self.m == 2:
+            layers.append(("product c_1 tau", p_depth, p_width + 2, p_hidden + 2 * p_depth))
         else:
-            layers.append(("square tau, product c_1 tau", self.s, square.width + product.width + 3,  # c_0, c_2, tau
-                           square.nonzero_parameters + product.nonzero_parameters + 3 * self.s))
-            # carried beside it: c_0, tau, f_s(tau) and the signed product c_1 tau as rho(v), rho(-v)
-            layers.append(("product c_2 tau^2", self.s, product.width + 5, product.nonzero_parameters + 5 * self.s))
-        layer("clip", (2, 2 * (2 * self.table.E + 1)))
+            s_hidden = sum(nonzero(w) + nonzero(b) for w, b in square[:-1])
+            s_width, (s_w, s_b) = max(w.shape[0] for w, _ in square[:-1]), square[-1]
+            layers.append(("square tau, product c_1 tau", self.s, s_width + p_width + 3, s_hidden + p_hidden + 3 * self.s))
+            first_w, first_b = product[0]  # reads c_2 and the square's output map
+            first = (nonzero(first_w[:, 0]) + nonzero(first_w[:, 1]) * nonzero(s_w)
+                     + nonzero(first_w[:, 1] * s_b + first_b))
+            carries = 2 + nonzero(s_w) + nonzero(s_b) + 2 * (p_out + nonzero(product[-1][1]))  # c_0, tau, square, ±c_1 tau
+            layers.append(("product c_2 tau^2", self.s, p_width + 5,
+                           first + p_hidden - nonzero(first_w) - nonzero(first_b) + carries + 5 * (self.s - 1)))
+            reads = (nonzero(span[0]) + nonzero(lo[1]) + 2 * nonzero(span[1]) + nonzero(lo[2])  # c_0, tau, ±c_1 tau, square
+                     + nonzero(span[2]) * p_out)  # c_2 tau^2
+        layer("clip", (2, 2 * (reads + 1)))
+        layers.append(("output", 0, 0, 3))
         return layers
+
+    def explicit(self, band: float | None = None):
+        """This network written out layer by layer (:func:`nnproofs.korobov.explicit.explicit_network_b`)."""
+        return explicit_network_b(self, band)
 
 
 

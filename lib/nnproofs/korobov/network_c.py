@@ -14,8 +14,9 @@ from torch import nn
 
 from ..gadgets import sawtooth, yarotsky_product
 from ..measure import network_gradient
-from ..networks import architecture
+from ..networks import affine_maps
 from .bit_table import PROBE_BAND
+from .explicit import explicit_network_c
 from .network_b import SuperApproximationNetwork
 from .sizes import MAX_BITS, require_sizes, require_stored_bits
 
@@ -69,14 +70,58 @@ class PartitionedNetwork(nn.Module):
         self.product = yarotsky_product(self.t, device=device)
         self.error_bound = max(net.error_bound for net in self.local) + 4 * self.clip_level * 4.0**-self.t
         self.stored_bits = sum(net.stored_bits for net in self.local)
-        teeth, product = architecture(self.sawtooth), architecture(self.product)
-        side = max(net.depth for net in self.local)
-        partition = teeth.depth + 1  # the sawtooth, then the clip to [0, 1]
-        self.depth = side + product.depth + 1
-        self.width = max(sum(net.width for net in self.local) + max(teeth.width, 2), 2 * product.width + 2)
-        carries = sum(side - net.depth for net in self.local) + (side - partition)  # shorter parts carry their output
-        self.nonzero_parameters = (sum(net.nonzero_parameters for net in self.local) + teeth.nonzero_parameters + 4
-                                   + carries + 2 * product.nonzero_parameters + 2 * product.depth + 6)
+        self.depth, self.width, self.nonzero_parameters = self.layout()
+
+    def layout(self) -> tuple[int, int, int]:
+        """Depth, width and nonzero parameters by the layout arithmetic of :func:`nnproofs.korobov.explicit.explicit_network_c`.
+
+        The local networks (:meth:`SuperApproximationNetwork.layout`, their output maps replaced by
+        :math:`\\psi_\\nu = (\\phi_\\nu + M)/(2M)`, two reads and a bias where the local clip level is not :math:`M`) and the partition (the sawtooth, then the clip:
+        :math:`g_0` two reads, :math:`g_1 = 1 - g_0` two reads and a bias) side by side, layer by layer
+        (widths add); the shallower carry their outputs, one ReLU each per layer (the first reading their
+        output's terms). Then the two products :math:`\\tilde\\times_t(g_\\nu, \\psi_\\nu)`, their first maps reading
+        those terms, with :math:`g_0, g_1` carried, and the output map.
+        """
+        def nonzero(tensor) -> int:
+            return int((tensor != 0).sum())
+
+        widths, nonzeros, depths, reads = [], [], [], []  # per part: hidden widths, nonzero, depth, output terms
+        for net in self.local:
+            rows = [row for row in net.layout() if row[0] != "output"]
+            widths.append([width for _, count, width, _ in rows for _ in range(count)])
+            nonzeros.append(sum(z for *_, z in rows))
+            reads.append([(2, (-net.clip_level + self.clip_level) * (1.0 / (2 * self.clip_level)))])  # psi: the clip's two neurons
+        teeth = affine_maps(self.sawtooth)
+        (t_w, t_b) = teeth[-1]
+        widths.append([w.shape[0] for w, _ in teeth[:-1]] + [2])
+        nonzeros.append(sum(nonzero(w) + nonzero(b) for w, b in teeth[:-1])
+                        + 2 * nonzero(t_w) + nonzero(2 * t_b - 0.5) + nonzero(2 * t_b - 1.5))
+        reads.append([(2, 0.0), (2, 1.0)])  # g_0 = rho_1 - rho_2, g_1 = 1 - g_0
+        side = max(len(w) for w in widths)
+        total = sum(nonzeros)
+        for part in range(3):
+            missing = side - len(widths[part])
+            if missing:
+                outputs = reads[part]
+                total += sum(n + nonzero(torch.tensor(b)) for n, b in outputs) + (missing - 1) * len(outputs)
+                widths[part] += [len(outputs)] * missing
+                reads[part] = [(1, 0.0)] * len(outputs)
+        product = affine_maps(self.product)
+        (first_w, first_b), p_out = product[0], nonzero(product[-1][0])
+        for nu in range(2):
+            (g_reads, g_bias), (psi_reads, psi_bias) = reads[2][nu], reads[nu][0]
+            total += (nonzero(first_w[:, 0]) * g_reads + nonzero(first_w[:, 1]) * psi_reads
+                      + nonzero(first_w[:, 0] * g_bias + first_w[:, 1] * psi_bias + first_b))
+            total += sum(nonzero(w) + nonzero(b) for w, b in product[1:-1])
+            total += g_reads + nonzero(torch.tensor(g_bias)) + (len(product) - 2)  # g_nu carried
+        total += 2 * p_out + 2 + nonzero(2 * product[-1][1])  # the output map
+        width = max(max(sum(w[i] for w in widths) for i in range(side)),
+                    2 * max(w.shape[0] for w, _ in product[:-1]) + 2)
+        return side + len(product) - 1, width, total
+
+    def explicit(self):
+        """This network written out layer by layer (:func:`nnproofs.korobov.explicit.explicit_network_c`)."""
+        return explicit_network_c(self)
 
     def partition(self, x: torch.Tensor) -> torch.Tensor:
         """:math:`(g_0, g_1)` at ``x`` ``(n, 1)``: ``(n, 2)``."""
