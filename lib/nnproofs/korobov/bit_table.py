@@ -124,9 +124,10 @@ class BitTable(nn.Module):
         words = torch.zeros(r.shape[0], self.P, dtype=r.dtype, device=r.device)
         for beta in range(L):
             gates = torch.cat([e3[:, beta : beta + 1], torch.relu(t_steps + e3[:, beta : beta + 1] - 1)], dim=1)
-            table = torch.einsum("nj,pjr->npr", s, self.lookup[beta])
-            g = gates[:, None, :]
-            words = torch.relu(words + (torch.relu(table + g - 1) - torch.relu(-table + g - 1)).sum(dim=-1))
+            table = (s @ self.lookup[beta].transpose(0, 1).reshape(W, -1)).reshape(-1, self.P, W)  # D(s)
+            shifted = (gates - 1)[:, None, :]  # g - 1
+            gated = torch.relu(table + shifted) - torch.relu(shifted - table)  # rho(D + g - 1) - rho(-D + g - 1)
+            words = torch.relu(words + gated.sum(dim=-1))
         e4 = indicators(q4_steps)
         selected = torch.zeros_like(words)
         for j, b in enumerate(complement_bits(words, L)):

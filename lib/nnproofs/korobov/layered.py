@@ -215,7 +215,7 @@ def side_by_side(*networks: ExplicitNetwork, names: Sequence[str]) -> ExplicitNe
             values.append(w.values())
             rows, columns = rows + w.shape[0], columns + w.shape[1]
         shape = (rows, blocks[0][0].shape[1] if index == 0 else columns)
-        weight = torch.sparse_coo_tensor(torch.cat(indices, 1), torch.cat(values), shape).coalesce()
+        weight = torch.sparse_coo_tensor(torch.cat(indices, 1), torch.cat(values), shape, check_invariants=True).coalesce()
         maps.append((weight, torch.cat([b for _, b in blocks])))
     labels = [" | ".join(n.names[i] for n in padded) for i in range(depth)]
     return ExplicitNetwork(maps, labels)

@@ -176,12 +176,13 @@ def check_super_approximation_derivative(f: Callable[[torch.Tensor], torch.Tenso
     if products not in PRODUCTS:
         raise ValueError(f"products={products!r} is not allowed; use one of {', '.join(PRODUCTS)}")
     positive_int("samples", samples)
-    errors, interpolation, bands, depths = [], [], [], []
+    errors, interpolation, bands, depths, points = [], [], [], [], []
     for W, L in WL:
         level = 2 * int(round(math.log2(W * L)))
         depth = (m - 1) * level + 4 if products == "W1" else None
         network = super_approximation_network(f, m=m, W=W, L=L, product_depth=depth)
         x = stratified_points(network.K, samples, seed=seed, device=network.interpolant.points.device)
+        points.append(x.shape[0])
         f_gradient = target_gradient(f, x)
         with torch.no_grad():
             _, in_band = network.evaluate(x)
@@ -200,7 +201,7 @@ def check_super_approximation_derivative(f: Callable[[torch.Tensor], torch.Tenso
         requirements={"off the bands, ‖Φ' − f'‖ <= 1.05 ‖(I_n f)' − f'‖ for every (W, L)": all(
             e <= 1.05 * i for e, i in zip(errors, interpolation))},
         notes={"(W, L)": [tuple(p) for p in WL], "product depth s": depths, "derivative error": errors,
-               "points": x.shape[0],
+               "points (every cell sampled)": points,
                "interpolant derivative error": interpolation,
                "variation of Φ over the bands": [b.variation for b in bands],
                "sup |Φ − f| in the bands": [b.sup_error for b in bands],
