@@ -810,6 +810,24 @@ def test_a_sample_with_fewer_points_than_cells_leaves_cells_out():
     assert torch.equal(torch.unique((stratified_points(K, 2048, seed=3) * K).floor()), torch.arange(K, dtype=torch.float64))
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(10))
+def test_derivative_checks_pass_on_every_seed(seed):
+    f = korobov_example(1)
+    for m in (2, 3):  # the chapter's claims, at its sizes, with other points in every cell
+        assert check_super_approximation_derivative(f, m=m, WL=[(2, 2), (4, 4), (8, 8)], seed=seed).passed
+    assert check_partitioned_network(f, WL=[(2, 2), (4, 4), (8, 8)], seed=seed).passed
+    assert not check_super_approximation_derivative(f, m=3, WL=[(2, 2), (4, 4), (8, 8)], products="Lp",
+                                                    seed=seed).passed
+
+
+def test_derivative_checks_refuse_a_bad_seed():
+    with pytest.raises(ValueError, match="seed"):
+        check_super_approximation_derivative(sine_product, m=2, WL=[(2, 2), (4, 4)], seed=-1)
+    with pytest.raises(TypeError, match="seed"):
+        check_partitioned_network(sine_product, WL=[(2, 2), (4, 4)], seed=1.5)
+
+
 # ----------------------------------------------------------------------------------------- claims
 
 def test_the_chapter_records_exactly_its_registered_claims():

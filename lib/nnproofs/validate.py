@@ -17,6 +17,15 @@ def positive_int(name: str, value) -> int:
     return int(value)
 
 
+def nonnegative_int(name: str, value) -> int:
+    """``value`` if it is an int >= 0 (a seed, a count that may be zero), else a ValueError/TypeError naming ``name``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an int >= 0, got {value!r} ({type(value).__name__})")
+    if value < 0:
+        raise ValueError(f"{name} must be >= 0, got {value}")
+    return int(value)
+
+
 def finite_real(name: str, value) -> float:
     """``value`` as a float if it is a finite real number (numpy scalars included), else an error naming ``name``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):

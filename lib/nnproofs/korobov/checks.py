@@ -19,7 +19,7 @@ from .. import device as book_device
 from ..gadgets import yarotsky_product
 from ..measure import ERROR_NORMS, evaluate_target, interpolation_error, target_gradient, uniform_points
 from ..rates import RateCheck, rate_check
-from ..validate import int_list, positive_int
+from ..validate import int_list, nonnegative_int, positive_int
 from .bits import bit_extract, pack_bits
 from .network_a import relu_sparse_grid_network
 from .sizes import MAX_BITS, require_product_depth
@@ -158,8 +158,7 @@ def check_sparse_grid_levels(f: Callable[[torch.Tensor], torch.Tensor], *, d: in
     if norm not in NORMS:
         raise ValueError(f"norm={norm!r} is not allowed; use one of {', '.join(NORMS)}")
     positive_int("samples", samples)
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed must be an int >= 0, got {seed!r}")
+    nonnegative_int("seed", seed)
     x = uniform_points(samples, d, seed=seed)
     f_values = evaluate_target(f, x)
     f_gradient = target_gradient(f, x) if norm == "H1" else None

@@ -16,7 +16,7 @@ import torch
 from ..measure import (cell_quadrature, evaluate_target, significant, stratified_points, target_gradient,
                        uniform_points, values_and_gradient)
 from ..rates import fit_loglog, rate_check, RateCheck
-from ..validate import positive_int
+from ..validate import nonnegative_int, positive_int
 from .bit_table import PROBE_BAND
 from .network_b import band_profile, super_approximation_network
 from .network_c import partitioned_network
@@ -176,6 +176,7 @@ def check_super_approximation_derivative(f: Callable[[torch.Tensor], torch.Tenso
     if products not in PRODUCTS:
         raise ValueError(f"products={products!r} is not allowed; use one of {', '.join(PRODUCTS)}")
     positive_int("samples", samples)
+    nonnegative_int("seed", seed)
     errors, interpolation, bands, depths, points = [], [], [], [], []
     for W, L in WL:
         level = 2 * int(round(math.log2(W * L)))
@@ -234,6 +235,7 @@ def check_partitioned_network(f: Callable[[torch.Tensor], torch.Tensor], *, WL: 
     """
     require_wl(WL)
     positive_int("samples", samples)
+    nonnegative_int("seed", seed)
     errors, interpolation, values, values_interpolant, hidden, resources = [], [], [], [], [], []
     for W, L in WL:
         network = partitioned_network(f, W=W, L=L, shift=shift)
