@@ -15,12 +15,13 @@ from nnproofs import ledger
 from nnproofs.gadgets import yarotsky_product
 from nnproofs.korobov import (
     BAND,
+    ROUNDING,
     BitTable,
     MAX_BITS,
     PROBE_BAND,
     ReLUSparseGridNetwork,
     SuperApproximationNetwork,
-    _floor_stage,
+    floor_stage,
     band_profile,
     basis_product_network,
     basis_sum_target,
@@ -45,6 +46,7 @@ from nnproofs.korobov import (
 )
 from nnproofs.measure import uniform_points
 from nnproofs.networks import architecture
+from torch import nn
 from nnproofs.sparsegrid import level_multi_indices, sparse_grid_interpolant
 
 
@@ -159,14 +161,14 @@ def test_float32_words_control_on_every_seed(seed):
 @settings(max_examples=300, deadline=None)
 def test_floor_stage_is_exact_off_the_band(k, fraction):
     x = torch.tensor([(k + fraction) / 16], dtype=torch.float64)
-    steps, residual = _floor_stage(x, 16)
+    steps, residual = floor_stage(x, 16)
     assert steps.tolist()[0] == [1.0] * k + [0.0] * (15 - k)
     assert float(residual) == 16 * float(x) - k
 
 
 def test_floor_stage_inside_a_band_stays_bounded():
     x = torch.tensor([5 / 16 - 2.0**-52], dtype=torch.float64)  # within BAND / 16 = 2^-50 below the 6th boundary
-    steps, _ = _floor_stage(x, 16)
+    steps, _ = floor_stage(x, 16)
     assert 0 < float(steps[0, 4]) < 1 and bool(((steps >= 0) & (steps <= 1)).all())
 
 
@@ -526,7 +528,7 @@ def test_network_b_resources():
     network = super_approximation_network(sine_product, m=2, W=4, L=4)
     assert (network.K, network.level, network.J, network.s, network.P) == (256, 8, 24, 12, 48)
     assert network.stored_bits == network.P * network.K
-    assert network.depth == 4 + 2 * 4 + 2 * 4 + 1 + 1 + network.s + 1
+    assert network.depth == 3 * 4 + 2 * 4 + 2 * 4 + 1 + 1 + network.s + 1  # floors, lookup, digits, products, clip
     assert network.width >= 2 * network.W * network.P  # the gated products of one lookup block
     assert network.nonzero_parameters > int((network.lookup != 0).sum())
     bigger = super_approximation_network(sine_product, m=2, W=8, L=8)
@@ -642,7 +644,7 @@ def test_network_b_validation():
 
 @pytest.mark.parametrize("f", [korobov_example(1), sine_product, bubble_exp])
 def test_partitioned_network_w1_rate(f):
-    check = check_partitioned_network(f, WL=[(2, 2), (4, 4), (8, 8)], samples=1024)
+    check = check_partitioned_network(f, WL=[(2, 2), (4, 4), (8, 8)])
     check.assert_passed()
     assert check.measured == pytest.approx(-2.0, abs=0.2)
 
@@ -705,6 +707,125 @@ def test_partitioned_network_resources_and_validation():
         partitioned_network(lambda x: x[:, 0], W=2, L=2)
     with pytest.raises(ValueError, match="W\\*L=128"):  # float64 cannot resolve the products' pieces any more
         partitioned_network(sine_product, W=16, L=8)
+
+
+# Networks B and C written out layer by layer: resources counted on the weights
+
+def assert_sequential_of_linear_and_relu(net):
+    assert all(isinstance(layer, nn.Linear if i % 2 == 0 else nn.ReLU) for i, layer in enumerate(net))
+
+
+@pytest.mark.parametrize(("m", "W", "L", "shifted"), [
+    (2, 2, 2, False), (2, 4, 2, False), (2, 2, 4, False), (2, 1, 2, False), (2, 2, 1, False), (2, 4, 4, False),
+    (3, 2, 2, False), (3, 1, 4, False), (3, 4, 2, False), (2, 2, 2, True), (2, 1, 4, True), (2, 4, 1, True)])
+def test_network_b_layout_arithmetic_is_the_built_network(m, W, L, shifted):
+    network = SuperApproximationNetwork(bubble_exp, m=m, W=W, L=L, shifted=shifted)
+    built = network.explicit()
+    table = network.table.layout(input_bias=shifted)
+    assert [(n, z) for _, n, z in built.layer_sizes()[: len(table)]] == [(n, z) for _, _, n, z in table]
+    shape = built.architecture()
+    assert (shape.depth, shape.width, shape.nonzero_parameters) == (
+        network.depth, network.width, network.nonzero_parameters)
+    sequential = built.to_sequential()  # a torch.nn.Sequential of Linear and ReLU layers
+    assert_sequential_of_linear_and_relu(sequential)
+    assert architecture(sequential).nonzero_parameters == network.nonzero_parameters
+    x = uniform_points(3000, 1, seed=8)
+    with torch.no_grad():
+        values, in_band = network.evaluate(x)
+        explicit = sequential(x)[:, 0]
+    assert not bool(in_band.any())
+    assert float((explicit - values).abs().max()) <= ROUNDING * network.clip_level
+
+
+@pytest.mark.parametrize(("m", "W", "L"), [(2, 8, 8), (3, 8, 8)])
+def test_network_b_at_the_chapters_largest_ci_size_is_a_sequential(m, W, L):
+    network = super_approximation_network(korobov_example(1), m=m, W=W, L=L)
+    sequential = network.explicit().to_sequential()
+    assert_sequential_of_linear_and_relu(sequential)
+    shape = architecture(sequential)
+    assert (shape.depth, shape.width, shape.nonzero_parameters) == (
+        network.depth, network.width, network.nonzero_parameters)
+    x = uniform_points(2000, 1, seed=9)
+    with torch.no_grad():
+        values, in_band = network.evaluate(x)
+        assert float((sequential(x)[:, 0] - values)[~in_band].abs().max()) <= ROUNDING * network.clip_level
+
+
+def test_network_b_at_the_largest_full_scale_size_is_counted_on_sparse_weights():
+    network = super_approximation_network(korobov_example(1), m=3, W=8, L=16)
+    built = network.explicit()
+    shape = built.architecture()
+    assert (shape.depth, shape.width, shape.nonzero_parameters) == (
+        network.depth, network.width, network.nonzero_parameters)
+    with pytest.raises(ValueError, match="to_sequential"):  # dense, it would hold 25 million weights
+        built.to_sequential()
+
+
+@pytest.mark.parametrize(("W", "L", "shift"), [(2, 1, True), (1, 2, True), (2, 2, True), (2, 2, False), (4, 2, True)])
+def test_network_c_layout_arithmetic_is_the_built_network(W, L, shift):
+    network = partitioned_network(bubble_exp, W=W, L=L, shift=shift)
+    built = network.explicit()
+    shape = built.architecture()
+    assert (shape.depth, shape.width, shape.nonzero_parameters) == (
+        network.depth, network.width, network.nonzero_parameters)
+    sequential = built.to_sequential()
+    assert_sequential_of_linear_and_relu(sequential)
+    x = uniform_points(2000, 1, seed=10)
+    with torch.no_grad():  # two products scaled by 2M: four times the rounding of one
+        assert float((sequential(x)[:, 0] - network(x)).abs().max()) <= 4 * ROUNDING * network.clip_level
+
+
+def test_network_c_at_the_chapters_largest_size_is_counted_on_its_weights():
+    network = partitioned_network(korobov_example(1), W=8, L=8)
+    shape = network.explicit().architecture()
+    assert (shape.depth, shape.width, shape.nonzero_parameters) == (
+        network.depth, network.width, network.nonzero_parameters)
+
+
+# A defect in one cell: every cell is sampled, so the derivative checks see it
+
+def kinked(x):
+    return 4 * x[:, 0] * (1 - x[:, 0]) * (x[:, 0] - 1 / 3).abs()
+
+
+@pytest.mark.parametrize("m", [2, 3])
+def test_derivative_check_sees_a_kink_in_one_cell(m):
+    check = check_super_approximation_derivative(kinked, m=m, WL=[(2, 2), (4, 4), (8, 8)])
+    # the kink's cell costs O(1) over a width 1/K: an L2 derivative error K^(-1/2) = (WL)^(-1)
+    assert not check.passed and all(check.requirements.values())
+    assert check.measured == pytest.approx(-1.0, abs=0.2)
+
+
+def test_partitioned_network_check_sees_a_kink_in_one_cell():
+    check = check_partitioned_network(kinked, WL=[(2, 2), (4, 4), (8, 8)])
+    assert not check.passed and all(check.requirements.values())
+    assert check.measured == pytest.approx(-1.0, abs=0.2)
+
+
+def test_a_sample_with_fewer_points_than_cells_leaves_cells_out():
+    from nnproofs.measure import stratified_points
+    K = 4096  # W = L = 8
+    former = torch.unique((uniform_points(2048, 1, seed=3) * K).floor()).numel()
+    assert former < 0.45 * K  # 2048 random points visit at most 2048 cells: the kink's cell is missed by chance
+    assert torch.equal(torch.unique((stratified_points(K, 2048, seed=3) * K).floor()), torch.arange(K, dtype=torch.float64))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(10))
+def test_derivative_checks_pass_on_every_seed(seed):
+    f = korobov_example(1)
+    for m in (2, 3):  # the chapter's claims, at its sizes, with other points in every cell
+        assert check_super_approximation_derivative(f, m=m, WL=[(2, 2), (4, 4), (8, 8)], seed=seed).passed
+    assert check_partitioned_network(f, WL=[(2, 2), (4, 4), (8, 8)], seed=seed).passed
+    assert not check_super_approximation_derivative(f, m=3, WL=[(2, 2), (4, 4), (8, 8)], products="Lp",
+                                                    seed=seed).passed
+
+
+def test_derivative_checks_refuse_a_bad_seed():
+    with pytest.raises(ValueError, match="seed"):
+        check_super_approximation_derivative(sine_product, m=2, WL=[(2, 2), (4, 4)], seed=-1)
+    with pytest.raises(TypeError, match="seed"):
+        check_partitioned_network(sine_product, WL=[(2, 2), (4, 4)], seed=1.5)
 
 
 # ----------------------------------------------------------------------------------------- claims

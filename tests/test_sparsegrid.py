@@ -242,7 +242,7 @@ def test_cuda_matches_cpu():
 
 @pytest.mark.parametrize(("level", "d"), [(1, 1), (9, 1), (6, 2), (5, 3), (4, 5), (3, 8)])
 def test_level_rank_is_the_position_in_the_level_table(level, d):
-    from nnproofs.sparsegrid import _level_rows
+    from nnproofs.korobov.sparsegrid import _level_rows
 
     levels = level_multi_indices(level, d)
     assert (_level_rows(levels) == np.arange(len(levels))).all()

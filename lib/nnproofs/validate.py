@@ -8,13 +8,22 @@ from collections.abc import Sequence
 import numpy as np
 
 
+def _integer(name: str, value, minimum: int, kind: str) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be {kind}, got {value!r} ({type(value).__name__})")
+    if value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    return int(value)
+
+
 def positive_int(name: str, value) -> int:
     """``value`` if it is an int >= 1, else a ValueError/TypeError naming ``name``."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be a positive int, got {value!r} ({type(value).__name__})")
-    if value < 1:
-        raise ValueError(f"{name} must be >= 1, got {value}")
-    return int(value)
+    return _integer(name, value, 1, "a positive int")
+
+
+def nonnegative_int(name: str, value) -> int:
+    """``value`` if it is an int >= 0 (a seed, a count that may be zero), else a ValueError/TypeError naming ``name``."""
+    return _integer(name, value, 0, "an int >= 0")
 
 
 def finite_real(name: str, value) -> float:

@@ -1,0 +1,43 @@
+"""Chapter 2, negative controls: constructions with one ingredient of a proof removed or broken.
+
+:func:`clamped_product` is as accurate as Yarotsky's product but not zero-preserving (it breaks Network
+A's bound); :func:`interpolant_without_level` drops one increment of the sparse grid (its rate stalls).
+The other controls are arguments of the checks: words stored in float32, a fixed number of coefficient
+bits, shallow products, an unshifted second local network of Network C.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+
+import torch
+from torch import nn
+
+from ..gadgets import yarotsky_square
+from ..networks import compose, linear_map, parallel
+from .sparsegrid import SparseGridInterpolant, sparse_grid_interpolant
+
+
+def clamped_product(s: int) -> nn.Sequential:
+    """Negative control: :math:`2 f_s(\\tfrac{a+b}{2}) - \\tfrac12 f_s(a) - \\tfrac12 f_s(b)`.
+
+    Accurate to :math:`3\\cdot 2^{-2s-2}` on :math:`[0,1]^2` but not zero-preserving:
+    :math:`2 f_s(a/2) - \\tfrac12 f_s(a) \\ne 0` off the dyadic points.
+    """
+    square = yarotsky_square(s)
+    halves = linear_map([[0.5, 0.5], [1.0, 0.0], [0.0, 1.0]])
+    combine = linear_map([[2.0, -0.5, -0.5]])
+    return compose(combine, compose(parallel(square, square, square), halves))
+
+
+def interpolant_without_level(f: Callable, *, d: int, level: int, degree: int = 1,
+                              dropped: Sequence[int] | None = None) -> SparseGridInterpolant:
+    """Negative control: :math:`I_n f` without the increment of one level (default :math:`(2, 1, \\dots, 1)`)."""
+    interpolant = sparse_grid_interpolant(f, d=d, level=level, degree=degree)
+    dropped = (2,) + (1,) * (d - 1) if dropped is None else tuple(dropped)
+    if len(dropped) != d:
+        raise ValueError(f"dropped must have d={d} entries, got {dropped}")
+    mask = (interpolant.point_levels == torch.tensor(dropped, device=interpolant.point_levels.device)).all(dim=1)
+    return dataclasses.replace(interpolant, surpluses=torch.where(mask, 0.0, interpolant.surpluses))
+

@@ -1,0 +1,196 @@
+"""Chapter 2, Network A: the sparse-grid interpolant as an explicit ReLU network.
+
+Exact hats and a balanced tree of Yarotsky's zero-preserving products :math:`\\tilde\\times_s` give every
+basis function (:func:`basis_product_network`); one copy per grid point, with the surpluses as output
+weights, is :class:`ReLUSparseGridNetwork`, within
+:math:`\\#\\text{levels}\\cdot\\max|v|\\,(d-1)\\,2^{-2s}` of :math:`I_n f` (``eq-network-a-bound``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import torch
+from torch import nn
+
+from ..gadgets import clip_unit, hat, identity_network, yarotsky_product
+from ..measure import network_gradient
+from ..networks import affine_maps, architecture, compose, forward_columns, linear_map, parallel
+from ..validate import positive_int
+from .sizes import ROUNDING, require_product_depth
+from .sparsegrid import SparseGridInterpolant
+
+CHUNK_NEURONS = 1 << 23  # points x basis functions x template width evaluated at once
+MAX_SEQUENTIAL_PARAMETERS = 1 << 24  # to_sequential refuses larger dense matrices
+
+
+def basis_product_network(d: int, s: int, product: Callable[[int], nn.Module] = yarotsky_product) -> nn.Sequential:
+    """:math:`t \\mapsto \\prod_{j=1}^d \\phi(t_j)` as a ReLU network (the template of every basis function of Network A).
+
+    Exact hats :math:`\\phi = ` :func:`nnproofs.gadgets.hat` on :math:`[-1, 1]`, then a balanced
+    binary tree of ``product(s)`` (default :math:`\\tilde\\times_s`), each followed by a clip to
+    :math:`[0, 1]` (:func:`clip_unit`) so that every factor stays in the product's domain; an
+    unpaired factor is carried by :func:`identity_network`. Depth
+    :math:`1 + \\lceil\\log_2 d\\rceil (s + 1)`; error at most :math:`(d-1)2^{-2s}` (each product adds
+    :math:`2^{-2s}`, clipping and multiplying by factors in :math:`[0,1]` do not increase errors).
+    For :math:`d = 1` it is the hat alone, exact.
+    """
+    positive_int("d", d)
+    positive_int("s", s)
+    net = parallel(*[hat(-1.0, 0.0, 1.0) for _ in range(d)])
+    factors = d
+    while factors > 1:
+        pair = compose(clip_unit(), product(s))
+        blocks = [pair] * (factors // 2) + ([identity_network(architecture(pair).depth)] if factors % 2 else [])
+        net = compose(parallel(*blocks), net)
+        factors = len(blocks)
+    return net
+
+
+ZERO_TOLERANCE = 2.0**-46  # |product(a, 0)| at rounding level: float64 sums the blocks of a layer in different orders
+
+
+def _probe_zero_preserving(product: nn.Module) -> bool:
+    """Whether ``|product(a, 0)|, |product(0, a)| <= 2^-46`` (rounding) for 64 probe values ``a`` in [0, 1].
+
+    :math:`\\tilde\\times_s(a, 0) = 2[f_s(a/2) - f_s(a/2) - f_s(0)]` is zero in exact arithmetic; in
+    float64 the two copies of :math:`f_s(a/2)` sit in different blocks of one matrix product and
+    may differ in the last bit (about 1e-17). The clamped control leaks up to :math:`2^{-2s-1}`.
+    """
+    a = torch.cat([torch.linspace(0, 1, 33, dtype=torch.float64), torch.rand(31, dtype=torch.float64,
+                   generator=torch.Generator().manual_seed(7))])
+    zero = torch.zeros_like(a)
+    with torch.no_grad():
+        values = torch.cat([product(torch.stack([a, zero], 1)), product(torch.stack([zero, a], 1))])
+    return bool((values.abs() <= ZERO_TOLERANCE).all())
+
+
+class ReLUSparseGridNetwork(nn.Module):
+    """Network A: :math:`\\Phi(x) = \\sum v_{\\mathbf l,\\mathbf i}\\, T(2^{\\mathbf l} x - \\mathbf i)`.
+
+    :math:`T` is :func:`basis_product_network` (``template``); the full network puts one copy of
+    :math:`T` per grid point side by side, its first affine map fused with the local coordinates
+    :math:`t = 2^{\\mathbf l} x - \\mathbf i`, and sums the outputs with the surpluses as output
+    weights: width ``N * width(T)``, depth ``depth(T)``, ``nonzero_parameters`` counted on those
+    weights (:meth:`to_sequential` builds it explicitly for small grids).
+
+    Evaluation. :meth:`dense` evaluates every neuron. When the product is zero-preserving
+    (``zero_preserving``: probed, to rounding), a copy of :math:`T` whose hat factor vanishes
+    outputs 0 (in float64: a rounding error of about 1e-17), so :meth:`forward` evaluates only the
+    copy that can be active on each level
+    (:meth:`nnproofs.korobov.sparsegrid.SparseGridInterpolant.active_basis`), which gives the same function;
+    otherwise :meth:`forward` is :meth:`dense`. Both run the copies of :math:`T` through
+    :func:`nnproofs.networks.forward_columns` (one well-shaped matrix product per layer and block of
+    rows). Distance to the interpolant:
+    :math:`|\\Phi - I_n f| \\le \\#\\text{levels}\\cdot\\max|v|\\,(d-1)\\,2^{-2s}`, since at most one
+    copy per level is active; ``error_bound`` adds float64 round-off, ``ROUNDING`` per term.
+    """
+
+    def __init__(self, interpolant: SparseGridInterpolant, s: int, product: Callable[[int], nn.Module]):
+        super().__init__()
+        self.interpolant = interpolant
+        self.s = s
+        self.template = basis_product_network(interpolant.d, s, product).to(interpolant.points.device)
+        self.zero_preserving = _probe_zero_preserving(product(s))
+        maps = affine_maps(self.template)
+        shape = architecture(self.template)
+        self.depth = shape.depth
+        self.width = interpolant.num_points * shape.width
+        first_w, first_b = maps[0]
+        fused_bias = first_b[None] - interpolant.point_indices.to(first_w.dtype) @ first_w.T  # b_1 - W_1 i, per copy
+        last_w, last_b = maps[-1]
+        self.nonzero_parameters = (
+            interpolant.num_points * int((first_w != 0).sum())
+            + int((fused_bias != 0).sum())
+            + interpolant.num_points * sum(int((w != 0).sum()) + int((b != 0).sum()) for w, b in maps[1:-1])
+            + int((interpolant.surpluses != 0).sum()) * int((last_w != 0).sum())
+            + int(float(last_b) * float(interpolant.surpluses.sum()) != 0)
+        )
+        v = interpolant.surpluses
+        self.error_bound = interpolant.levels.shape[0] * float(v.abs().max()) * ((interpolant.d - 1) * 4.0**-s + ROUNDING)
+
+    def _points(self, x: torch.Tensor) -> torch.Tensor:
+        """``x`` if it is a float64 ``(n, d)`` tensor in :math:`[0, 1]^d` (the network's weights are float64)."""
+        x = self.interpolant.validate_points(x)
+        if x.dtype != torch.float64:
+            raise TypeError(f"x must be float64 like the network's weights, got {x.dtype}")
+        return x
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """:math:`\\Phi(x)` for ``x`` ``(n, d)`` in :math:`[0,1]^d` (active copies only when zero-preserving)."""
+        x = self._points(x)
+        if not self.zero_preserving:
+            return self.dense(x)
+        interpolant = self.interpolant
+        template = self.template.to(x.device)
+        surpluses = interpolant.surpluses.to(x.device)
+        levels = interpolant.levels.shape[0]
+        out = torch.empty(x.shape[0], dtype=x.dtype, device=x.device)
+        size = max(1, CHUNK_NEURONS // (levels * self.width // interpolant.num_points))
+        for start in range(0, x.shape[0], size):
+            index, t = interpolant.active_basis(x[start : start + size])
+            values = forward_columns(template, t.reshape(-1, interpolant.d)).reshape(index.shape)
+            out[start : start + size] = (surpluses[index] * values).sum(-1)
+        return out
+
+    def gradient(self, x: torch.Tensor) -> torch.Tensor:
+        """:math:`\\nabla\\Phi(x)`, ``(n, d)``, by automatic differentiation through the ReLU network.
+
+        Exact almost everywhere (off the kinks, where torch takes :math:`\\rho'(0) = 0`); with
+        :math:`\\tilde\\times_s` its distance to :math:`\\nabla I_n f` is :math:`O(2^{-s})`, one power
+        of :math:`2^{-s}` less than the values (the derivative of :math:`f_s` is the slope of a
+        chord of :math:`x^2` over an interval of length :math:`2^{-s}`).
+        """
+        return network_gradient(self, x)
+
+    def dense(self, x: torch.Tensor) -> torch.Tensor:
+        """:math:`\\Phi(x)` with every copy of :math:`T` evaluated (the full network's neurons)."""
+        interpolant = self.interpolant
+        x = self._points(x)
+        template = self.template.to(x.device)
+        scale = torch.exp2(interpolant.point_levels.to(device=x.device, dtype=x.dtype))
+        shift = interpolant.point_indices.to(device=x.device, dtype=x.dtype)
+        surpluses = interpolant.surpluses.to(x.device)
+        out = torch.empty(x.shape[0], dtype=x.dtype, device=x.device)
+        size = max(1, CHUNK_NEURONS // self.width)
+        for start in range(0, x.shape[0], size):
+            t = x[start : start + size, None, :] * scale - shift
+            values = forward_columns(template, t.reshape(-1, interpolant.d)).reshape(t.shape[:2])
+            out[start : start + size] = values @ surpluses
+        return out
+
+    def to_sequential(self) -> nn.Sequential:
+        """The full network as one ``Sequential(Linear, ReLU, ..., Linear)`` (small grids only)."""
+        interpolant = self.interpolant
+        estimate = self.width**2 * self.depth
+        if estimate > MAX_SEQUENTIAL_PARAMETERS:
+            raise ValueError(f"the dense network would hold about {estimate} parameters (N = {interpolant.num_points}); "
+                             f"to_sequential allows at most {MAX_SEQUENTIAL_PARAMETERS}")
+        d = interpolant.d
+        device = interpolant.points.device
+        copies = [
+            compose(self.template, linear_map(torch.diag(torch.exp2(levels.to(torch.float64))), -indices.to(torch.float64),
+                                              device=device))
+            for levels, indices in zip(interpolant.point_levels, interpolant.point_indices)
+        ]
+        fan_out = linear_map(torch.eye(d, dtype=torch.float64).repeat(interpolant.num_points, 1), device=device)
+        output = linear_map(interpolant.surpluses[None, :], device=device)
+        return compose(output, compose(parallel(*copies), fan_out))
+
+
+def relu_sparse_grid_network(interpolant: SparseGridInterpolant, *, s: int,
+                             product: Callable[[int], nn.Module] = yarotsky_product) -> ReLUSparseGridNetwork:
+    """Network A for ``interpolant`` with products of depth ``s`` (:class:`ReLUSparseGridNetwork`).
+
+    :math:`|\\Phi - I_n f| \\le \\#\\text{levels}\\cdot\\max|v|\\,(d-1)\\,2^{-2s}`; for :math:`d = 1` the
+    network is :math:`I_n f` itself (hats are exact). Degree-1 (hat) interpolants only: the
+    quadratic basis is not piecewise linear. ``product`` replaces :math:`\\tilde\\times_s` (negative
+    control: :func:`clamped_product`).
+    """
+    if not isinstance(interpolant, SparseGridInterpolant):
+        raise TypeError(f"interpolant must be a SparseGridInterpolant, got {type(interpolant).__name__}")
+    if interpolant.degree != 1:
+        raise ValueError(f"interpolant.degree={interpolant.degree}: Network A realises the hat basis; allowed: 1")
+    require_product_depth("s", s)
+    return ReLUSparseGridNetwork(interpolant, s, product)
+

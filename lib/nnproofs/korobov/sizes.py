@@ -1,0 +1,76 @@
+"""Chapter 2: the sizes the constructions accept, and the float64 limits behind them.
+
+Every construction of the chapter refuses at once, naming the parameter, what float64 cannot
+represent exactly or what would exhaust memory: nominal width and depth :math:`W, L` of Networks B and
+C (powers of two, :math:`W \\le 64`, :math:`L \\le 53`), product depths :math:`s \\le 53`, stored bits,
+and the smoothness :math:`m \\in \\{2, 3\\}`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import torch
+
+from ..validate import positive_int
+
+MAX_BITS = {torch.float64: 53, torch.float32: 24}  # significand bits: dyadic words beyond this cannot be stored
+ROUNDING = 16 * 2.0**-52  # float64 round-off allowed in the a-priori bounds, relative to the terms summed
+BAND = 2.0**-46  # width of the bands Omega_eps below each cell boundary, in units of the stage's digit
+MAX_BASE = 64  # floor-stage bases W, L <= 2^6: |u - j| / BAND < 2^52, so z + 1 is exact in float64
+SMOOTHNESS = (2, 3)  # m: degree m - 1 per cell (hats, then the quadratic basis)
+MAX_STORED_BITS = 1 << 25  # K·E·J bits of one BitTable (int64 planes: 256 MiB); d = 1, m = 2, W = 32, L = 16 holds 23 068 672
+MAX_PRODUCT_DEPTH = 53  # s: Yarotsky's corrections 4^-s are below float64 resolution long before; deeper only costs time
+# Network B's nonzero parameters include the nonzero double differences of its stored bits; an ulp of
+# f moves a few quantised low bits, so the count moves by a few units between CPUs: it is reported
+# rounded to PARAMETER_DIGITS significant digits (exact on the network object, nonzero_parameters).
+PARAMETER_DIGITS = 2
+NONZERO_KEY = f"nonzero parameters ({PARAMETER_DIGITS} significant digits)"
+
+
+def require_wl(WL) -> None:
+    """A sequence of valid (W, L) pairs (:func:`require_sizes`) with at least two distinct products."""
+    if isinstance(WL, (str, bytes)) or not isinstance(WL, Sequence) or not all(
+            isinstance(p, Sequence) and len(p) == 2 for p in WL):
+        raise TypeError(f"WL must be a sequence of (W, L) pairs, got {WL!r}")
+    for W, L in WL:
+        require_sizes(W, L)
+    if len({W * L for W, L in WL}) < 2:
+        raise ValueError(f"WL needs at least two distinct products W*L to fit a rate, got {list(WL)}")
+
+
+def require_sizes(W, L) -> None:
+    """Nominal width and depth of Network B: powers of two, ``L <= 53`` bits per word, ``W <= 64``, ``W L >= 2``."""
+    for name, value in (("W", W), ("L", L)):
+        positive_int(name, value)
+        if value & (value - 1):
+            raise ValueError(f"{name}={value} must be a power of two (1, 2, 4, ...)")
+    if L > MAX_BITS[torch.float64]:
+        raise ValueError(f"L={L} exceeds the 53 bits a float64 word holds; allowed: L <= 53")
+    if W > MAX_BASE:
+        raise ValueError(f"W={W} is too large for exact floor steps with bands of width 2^-46 in float64; "
+                         f"allowed: W <= {MAX_BASE}")
+    if W * L < 2:
+        raise ValueError(f"W*L must be at least 2 (K = (WL)^2 cells), got W={W}, L={L}")
+
+
+def require_stored_bits(bits: int, W: int, L: int, d: int) -> None:
+    """Refuse at once a Network B or C whose bit tables would exceed ``MAX_STORED_BITS`` (memory, time)."""
+    if bits > MAX_STORED_BITS:
+        raise ValueError(f"W={W}, L={L} in d={d} would store about {bits} bits; allowed: at most {MAX_STORED_BITS} "
+                         f"(lower W or L)")
+
+
+def require_product_depth(name: str, s) -> int:
+    """A product depth :math:`s` (layers of Yarotsky's square) between 1 and ``MAX_PRODUCT_DEPTH``."""
+    positive_int(name, s)
+    if s > MAX_PRODUCT_DEPTH:
+        raise ValueError(f"{name}={s} exceeds {MAX_PRODUCT_DEPTH}: the square's corrections 4^-s are below float64 "
+                         f"resolution; allowed: 1..{MAX_PRODUCT_DEPTH}")
+    return s
+
+
+def require_smoothness(m) -> None:
+    if isinstance(m, bool) or not isinstance(m, int) or m not in SMOOTHNESS:
+        raise ValueError(f"m={m!r} is not implemented; allowed: {', '.join(map(str, SMOOTHNESS))}")
+

@@ -1,0 +1,273 @@
+"""Chapter 2, the public checks of Networks B and C (``thm-korobov-super``, ``thm-korobov-sobolev``).
+
+:func:`check_super_approximation` (:math:`L_p` error against the nominal :math:`WL`),
+:func:`check_super_approximation_derivative` (Network B's derivative off its bands) and
+:func:`check_partitioned_network` (Network C's derivative everywhere) build the networks for each
+:math:`(W, L)` and return a :class:`nnproofs.rates.RateCheck`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+import torch
+
+from ..measure import (cell_quadrature, evaluate_target, significant, stratified_points, target_gradient,
+                       uniform_points, values_and_gradient)
+from ..rates import fit_loglog, rate_check, RateCheck
+from ..validate import nonnegative_int, positive_int
+from .bit_table import PROBE_BAND
+from .network_b import band_profile, super_approximation_network
+from .network_c import partitioned_network
+from .sizes import NONZERO_KEY, PARAMETER_DIGITS, require_smoothness, require_wl
+
+
+NORMS_P = (1, 2)  # L_p norms of Network B's error that check_super_approximation measures
+GAUSS_NODES = 8  # Gauss-Legendre points per cell for Network B's L_p error in d = 1
+MAX_CHECK_DIMENSION = 2  # n^(d-1) is the asymptotic logarithm; at n <= 12 it over-corrects the slope for d >= 3
+BAND_SHARE = 0.5  # the bands may contribute at most half of ||f - Phi||_p^p
+
+
+def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: int, WL: Sequence[tuple[int, int]],
+                              d: int = 1, coefficient_bits: int | None = None, samples: int = 4096,
+                              p: int = 1) -> RateCheck:
+    """Theorem ``thm-korobov-super``: :math:`\\|f - \\Phi_{W,L}\\|_{L_p} \\approx C (WL)^{-2m} n^{d-1}`, :math:`n = \\log_2 (WL)^2`.
+
+    For every ``(W, L)`` in ``WL`` Network B (:func:`super_approximation_network`) is built and its
+    :math:`L_p` error (``p`` 1 or 2) measured in two parts,
+
+    .. math:: \\|f - \\Phi\\|_{L_p}^p \\approx \\sum_{k=0}^{K-1}\\sum_{q=1}^{8} w_q\\,|f - \\Phi|^p(x_{k,q})
+              + \\int_{\\Omega_\\varepsilon} |f - \\Phi|^p:
+
+    off the bands Network B is a polynomial of degree :math:`m - 1` on every cell :math:`[k/K, (k+1)/K)`
+    (up to its products' :math:`4^{-s}`), so the first term is an 8-point Gauss–Legendre rule on every
+    cell (:func:`nnproofs.measure.cell_quadrature`, ``GAUSS_NODES``): an error localised in one cell,
+    at a kink of :math:`f`, is integrated, where a Monte Carlo sample with fewer points than cells
+    would miss it. The nodes lie inside the cells, never in the bands, which are integrated
+    separately across their width (:func:`band_profile`, ``error_integrals``). ``measured`` is the
+    log-log slope against the *nominal* :math:`WL`; expected :math:`-2m`, tolerance 0.2. ``samples``
+    is used in :math:`d = 2` only.
+
+    In :math:`d = 2` (:math:`m = 2`, :class:`SparseSuperApproximationNetwork`) the theorem's
+    logarithms are the sparse grid's :math:`n^{d-1}` (:math:`\\|f - I_n f\\| = O(4^{-n} n^{d-1})`,
+    ``thm-sparse-grid-interp``), so ``measured`` is the slope of :math:`\\|f - \\Phi\\|_{L_p} / n^{d-1}`
+    (the raw slope is in the notes). :math:`d \\ge 3` is refused (``MAX_CHECK_DIMENSION``): at the
+    levels that can be built :math:`n^{d-1}` over-corrects: in :math:`d = 3` at ``WL`` = 4, 8, 16 the
+    chapter's target gives the slope :math:`-4.32` while the network stays within 0.19% of its
+    interpolant, so the check would not test the theorem. The :math:`d = 2` network is bilinear on
+    :math:`(WL)^4` cells, too many to visit: its error is a Monte Carlo mean over ``samples`` uniform
+    random points (fixed seed), which suits targets whose error is spread over the square, not errors
+    localised in a few cells. The bands, :math:`d(n-1)\\delta/2` in measure, are not sampled and not
+    integrated: the requirement bounds their share a priori by
+    :math:`(M + \\max|f|)^p |\\Omega_\\varepsilon|` (:math:`M` the clip level).
+
+    Requirements: off the bands the network stays within 5% of the interpolant's own error
+    (the bit-stored coefficients and the products cost almost nothing) and within its a-priori
+    bound; the bands contribute at most half of :math:`\\|f - \\Phi\\|_p^p` (their share is
+    :math:`O(\\delta)` with :math:`\\delta = 2^{-46}`, the thinnest float64 allows; for :math:`p = 2`
+    it overtakes :math:`(WL)^{-4p}` near :math:`WL = 64`, which is why the theorem's :math:`\\delta`
+    shrinks with :math:`WL` and :math:`p`); the interpolant's error lies above round-off (a target
+    that the degree-:math:`(m-1)` basis reproduces, such as :math:`x(1-x)` for :math:`m = 3`, has no
+    rate to measure). The actual width, depth, nonzero parameters and stored bits are in the
+    notes: the width grows like :math:`W\\log(WL)` and the depth like :math:`L + \\log(WL)` (the
+    theorem's logarithmic factors), so against actual width × depth the slope is flatter.
+    """
+    positive_int("d", d)
+    if d > MAX_CHECK_DIMENSION:
+        raise ValueError(f"d={d}: at the levels that can be built (n <= 12) dividing the error by n^(d-1) "
+                         f"over-corrects for d >= 3 (a network that tracks its interpolant fails the slope), so the "
+                         f"check would not test the theorem; allowed: d <= {MAX_CHECK_DIMENSION}")
+    require_smoothness(m)
+    require_wl(WL)
+    positive_int("samples", samples)
+    if isinstance(p, bool) or p not in NORMS_P:
+        raise ValueError(f"p={p!r} is not allowed; use one of {', '.join(map(str, NORMS_P))}")
+    sample = uniform_points(samples, d, seed=2) if d >= 2 else None
+    f_max = 0.0
+    errors, interpolation, tracking, within_bound, resources, band, shares, logs = [], [], [], [], [], [], [], []
+    for W, L in WL:
+        network = super_approximation_network(f, m=m, W=W, L=L, d=d, coefficient_bits=coefficient_bits)
+        if d == 1:  # Gauss-Legendre on every cell: the network is a polynomial there, off the bands
+            x, weights = cell_quadrature(network.K, GAUSS_NODES)
+        else:
+            x, weights = sample, torch.full((samples,), 1.0 / samples, dtype=torch.float64, device=sample.device)
+        f_values = evaluate_target(f, x)
+        f_max = max(f_max, float(f_values.abs().max()))
+        resolution = 100 * 2.0**-52 * max(1.0, f_max)
+        with torch.no_grad():
+            values, in_band = network.evaluate(x)
+        reference = network.interpolant(x)
+        off = ~in_band
+        sampled = float((weights * (values - f_values).abs().pow(p)).sum())
+        if d == 1:
+            in_bands = band_profile(network, f).error_integrals[p]
+            errors.append((sampled + in_bands) ** (1.0 / p))
+        else:  # a priori: |f - Phi| <= M + max|f| on bands of measure band_measure
+            in_bands = (network.clip_level + float(f_values.abs().max())) ** p * network.band_measure
+            errors.append(sampled ** (1.0 / p))
+        shares.append(in_bands / (sampled + in_bands))
+        interpolation.append(float((weights * (reference - f_values).abs().pow(p)).sum()) ** (1.0 / p))
+        distance = float((values - reference)[off].abs().max())
+        tracking.append(distance / max(float((reference - f_values)[off].abs().max()), resolution))
+        within_bound.append(distance <= network.error_bound)
+        band.append(float(in_band.double().mean()))
+        resources.append({"W": W, "L": L, "K": network.K, "J": network.J, "s": network.s, "width": network.width,
+                          "depth": network.depth, NONZERO_KEY: significant(network.nonzero_parameters, PARAMETER_DIGITS),
+                          "stored bits": network.stored_bits})
+        logs.append(float(network.level ** (d - 1)))
+    wl = [float(W * L) for W, L in WL]
+    raw = {} if d == 1 else {f"L{p} error": errors, f"slope of the L{p} error itself": fit_loglog(wl, errors).slope,
+                             "n^(d-1)": logs}
+    return rate_check(
+        f"Network B (d = {d}, m = {m}): L{p} error{'' if d == 1 else ' / n^(d-1)'} against nominal W·L",
+        wl,
+        [e / g for e, g in zip(errors, logs)],
+        expected=-2.0 * m,
+        tolerance=0.2,
+        quantity=f"slope of the L{p} error{'' if d == 1 else ' / n^(d-1)'} against nominal W·L",
+        requirements={
+            "off the bands, sup|network − interpolant| <= 5% of sup|interpolant − f|": all(t <= 0.05 for t in tracking),
+            "off the bands, sup|network − interpolant| within the quantisation + product bound": all(within_bound),
+            f"the bands contribute at most {BAND_SHARE:g} of the error^p at every size": all(
+                share <= BAND_SHARE for share in shares),
+            "the interpolant's error is resolved above round-off (> 100·2^-52·max|f|)": min(interpolation) > resolution,
+        },
+        notes={"(W, L)": [tuple(p) for p in WL], f"L{p} error": errors, **raw, f"interpolant L{p} error": interpolation,
+               "share of the bands in the error^p": shares, "network − interpolant, relative": tracking,
+               "band fraction of the sample": band, "resources": resources},
+    )
+
+
+PRODUCTS = ("W1", "Lp")  # product depth of Network B for its derivative: (m-1) n + 4, or the L_p default
+DERIVATIVE_SAMPLES = 2048  # at least this many points, and at least one in every cell, for the derivative errors
+
+
+def check_super_approximation_derivative(f: Callable[[torch.Tensor], torch.Tensor], *, m: int,
+                                         WL: Sequence[tuple[int, int]], products: str = "W1",
+                                         samples: int = DERIVATIVE_SAMPLES, seed: int = 3) -> RateCheck:
+    """Network B's derivative off its bands, :math:`d = 1`: :math:`\\|(f - \\Phi_{W,L})'\\|_{L_2(\\Omega\\setminus\\Omega_\\varepsilon)} \\approx C (WL)^{-2(m-1)}`.
+
+    The rate of Theorem ``thm-korobov-sobolev``, measured where Network B is the stored
+    interpolant: ``measured`` is the log-log slope of :math:`\\|\\Phi' - f'\\|_{L_2}` against the nominal
+    :math:`WL`, expected :math:`-2(m-1)`, tolerance 0.2 as for the values. The norm is a stratified
+    Monte Carlo estimate over :func:`nnproofs.measure.stratified_points`: the same number of uniform
+    random points in every one of the :math:`K` cells, at least ``samples`` in all (``seed``), so that
+    every cell is sampled and an error that sits in one cell, at a kink of :math:`f`, enters with its
+    weight :math:`1/K`, where a sample with fewer points than cells would miss it. Not a Gauss rule: the
+    derivative of Yarotsky's products is a sawtooth with :math:`2^s` pieces across each cell, which
+    fixed nodes alias (two Gauss nodes per cell overstate the error of :math:`m = 2` by more than 5%).
+    The points in a band, none in practice, are left out. Derivatives by automatic differentiation
+    (:meth:`SuperApproximationNetwork.gradient`), :math:`f'` by :func:`target_gradient`.
+
+    Products. The derivative of :math:`\\tilde\\times_s` is accurate to :math:`2\\cdot 2^{-s}` only, and
+    the chain rule multiplies it by :math:`K = 2^n`, so ``products="W1"`` builds Network B with
+    :math:`s = (m-1)n + 4` (error :math:`\\approx K^{-(m-1)}/16`); ``products="Lp"`` keeps the
+    default :math:`s = \\lceil mn/2\\rceil + 4`, enough for the values but, for :math:`m = 3`, not for
+    the derivative (negative control). For :math:`m = 2` both are :math:`n + 4`.
+
+    Requirement: off the bands the derivative error is within 5% of the interpolant's own
+    (:math:`\\|(f - I_n f)'\\|`), which fails when the products are too shallow. The notes hold
+    :func:`band_profile` of every network: inside the bands the variation of :math:`\\Phi` does not
+    decrease with :math:`WL`, which is why Network B alone does not prove the :math:`W^1_p` rate.
+    """
+    require_smoothness(m)
+    require_wl(WL)
+    if products not in PRODUCTS:
+        raise ValueError(f"products={products!r} is not allowed; use one of {', '.join(PRODUCTS)}")
+    positive_int("samples", samples)
+    nonnegative_int("seed", seed)
+    errors, interpolation, bands, depths, points = [], [], [], [], []
+    for W, L in WL:
+        level = 2 * int(round(math.log2(W * L)))
+        depth = (m - 1) * level + 4 if products == "W1" else None
+        network = super_approximation_network(f, m=m, W=W, L=L, product_depth=depth)
+        x = stratified_points(network.K, samples, seed=seed, device=network.interpolant.points.device)
+        points.append(x.shape[0])
+        f_gradient = target_gradient(f, x)
+        with torch.no_grad():
+            _, in_band = network.evaluate(x)
+        off = ~in_band
+        errors.append(float((network.gradient(x) - f_gradient)[off].pow(2).mean().sqrt()))
+        interpolation.append(float((network.interpolant.gradient(x) - f_gradient)[off].pow(2).mean().sqrt()))
+        bands.append(band_profile(network, f))
+        depths.append(network.s)
+    return rate_check(
+        f"Network B (d = 1, m = {m}) off its bands: derivative error against nominal W·L",
+        [float(W * L) for W, L in WL],
+        errors,
+        expected=-2.0 * (m - 1),
+        tolerance=0.2,
+        quantity="slope of the off-band L2 derivative error (every cell sampled) against nominal W·L",
+        requirements={"off the bands, ‖Φ' − f'‖ <= 1.05 ‖(I_n f)' − f'‖ for every (W, L)": all(
+            e <= 1.05 * i for e, i in zip(errors, interpolation))},
+        notes={"(W, L)": [tuple(p) for p in WL], "product depth s": depths, "derivative error": errors,
+               "points (every cell sampled)": points,
+               "interpolant derivative error": interpolation,
+               "variation of Φ over the bands": [b.variation for b in bands],
+               "sup |Φ − f| in the bands": [b.sup_error for b in bands],
+               "largest slope in the bands": [b.max_slope for b in bands],
+               "band measure": [b.band_measure for b in bands]},
+    )
+
+
+
+
+def check_partitioned_network(f: Callable[[torch.Tensor], torch.Tensor], *, WL: Sequence[tuple[int, int]],
+                              shift: bool = True, samples: int = DERIVATIVE_SAMPLES, seed: int = 3) -> RateCheck:
+    """Theorem ``thm-korobov-sobolev`` in :math:`d = 1`, :math:`m = 2`: :math:`|f - \\Phi_C|_{W^1_2} \\approx C(WL)^{-2}`, everywhere.
+
+    For every ``(W, L)`` Network C (:func:`partitioned_network`) is built; ``measured`` is the
+    log-log slope of :math:`\\|\\Phi_C' - f'\\|_{L_2}` against the nominal :math:`WL`, expected
+    :math:`-2(m-1) = -2`, tolerance 0.2. Unlike :func:`check_super_approximation_derivative` nothing is
+    excluded: :math:`\\Phi_C` has no bands. The norms are stratified Monte Carlo estimates over
+    :func:`nnproofs.measure.stratified_points` (the same number of uniform random points in every one of
+    the :math:`K` cells, at least ``samples``, ``seed``): every cell is sampled, so an error localised in
+    one cell, at a kink of :math:`f`, enters with its weight :math:`1/K`. (A Gauss rule per cell would not
+    be exact here: the partition has kinks at every eighth of a cell and the products' derivative is a
+    sawtooth.)
+
+    Requirements: the derivative and the value errors are within 5% of the interpolant's own; and
+    the bands are hidden: on points across every band of both local networks
+    (:meth:`PartitionedNetwork.band_samples`, bands probed at width :math:`2^{-30}`),
+    :math:`|\\Phi_C - I_n f|` stays within ``error_bound``, which fails when a band falls where its
+    partition function is not zero (negative control ``shift=False``).
+    """
+    require_wl(WL)
+    positive_int("samples", samples)
+    nonnegative_int("seed", seed)
+    errors, interpolation, values, values_interpolant, hidden, resources = [], [], [], [], [], []
+    for W, L in WL:
+        network = partitioned_network(f, W=W, L=L, shift=shift)
+        interpolant = network.interpolant
+        x = stratified_points(network.K, samples, seed=seed, device=interpolant.points.device)
+        f_values, f_gradient = evaluate_target(f, x), target_gradient(f, x)
+        network_values, network_gradient = values_and_gradient(network, x)
+        errors.append(float((network_gradient - f_gradient).pow(2).mean().sqrt()))
+        interpolation.append(float((interpolant.gradient(x) - f_gradient).pow(2).mean().sqrt()))
+        values.append(float((network_values - f_values).pow(2).mean().sqrt()))
+        probe = network.band_samples()
+        with torch.no_grad():
+            hidden.append(float((network(probe, band=PROBE_BAND) - interpolant(probe)).abs().max()) / network.error_bound)
+        values_interpolant.append(float((interpolant(x) - f_values).pow(2).mean().sqrt()))
+        resources.append({"W": W, "L": L, "K": network.K, "t": network.t, "width": network.width,
+                          "depth": network.depth, NONZERO_KEY: significant(network.nonzero_parameters, PARAMETER_DIGITS),
+                          "stored bits": network.stored_bits})
+    return rate_check(
+        f"Network C (d = 1, m = 2, {'staggered' if shift else 'unshifted'} local networks): W1 error against nominal W·L",
+        [float(W * L) for W, L in WL],
+        errors,
+        expected=-2.0,
+        tolerance=0.2,
+        quantity="slope of the L2 derivative error (everywhere, every cell sampled) against nominal W·L",
+        requirements={
+            "‖Φ' − f'‖ <= 1.05 ‖(I_n f)' − f'‖ for every (W, L)": all(e <= 1.05 * i for e, i in zip(errors, interpolation)),
+            "‖Φ − f‖ <= 1.05 ‖I_n f − f‖ for every (W, L)": all(
+                v <= 1.05 * i for v, i in zip(values, values_interpolant)),
+            "across every band of both local networks, |Φ − I_n f| <= error_bound": all(h <= 1.0 for h in hidden),
+        },
+        notes={"(W, L)": [tuple(p) for p in WL], "derivative error": errors,
+               "interpolant derivative error": interpolation, "L2 error": values,
+               "interpolant L2 error": values_interpolant, "max |Φ − I_n f| in the bands / error_bound": hidden,
+               "resources": resources},
+    )
