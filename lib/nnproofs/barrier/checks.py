@@ -223,8 +223,9 @@ def check_trained_barriers(*, n: int, widths: Sequence[int], seeds: int = 3, los
     Observation, not gated (the theorem bounds the barrier, it does not predict it): the log-log fit
     of the largest *normalised* barrier, :attr:`Audit.normalized_barrier` = merge barrier divided by
     ``L·mean‖x‖·max Σ_j|ã_j|`` (at most the covering radius), against ``m`` for the grid cover; the
-    notes add the raw barrier, the adaptive path's relative barrier ``B/max(C_A, C_B)``, and the share
-    of neurons with ``‖w_j‖ < 0.99`` (inside the ball: spherizing them lowers ``‖a‖₁``, which is why
+    notes add every pair's normalised barrier and normalised certificate (the ceiling the theorem
+    allows that pair), the raw barrier, the adaptive path's relative barrier ``B/max(C_A, C_B)``, and
+    the share of neurons with ``‖w_j‖ < 0.99`` (inside the ball: spherizing them lowers ``‖a‖₁``, which is why
     the raw barrier is often exactly 0). When the normalised barrier is 0 at some width (merging cost
     nothing, e.g. zero targets or a large ``lam``) no slope is observed: the fit is of the largest
     certificate, or of a constant placeholder if that is 0 too (note ``"fitted series"``); the verdict
@@ -236,6 +237,7 @@ def check_trained_barriers(*, n: int, widths: Sequence[int], seeds: int = 3, los
     device = book_device.device()
     x, y = _check_data(data, n, loss, seed, device)
     audits, normalized, raw, certificates, relative, inside = [], [], [], [], [], []
+    every_normalized, every_allowed = [], []
     for m in widths:
         W, a = train_networks(x, y, width=m, seeds=seeds, loss=loss, lam=lam, steps=steps, seed=seed + m)
         inside.append(float((W.norm(dim=-1) < 0.99).to(torch.float64).mean()))
@@ -244,6 +246,8 @@ def check_trained_barriers(*, n: int, widths: Sequence[int], seeds: int = 3, los
                     for A, B in _pairs(W, a)]
         audits += grid + adaptive
         normalized.append(max(r.normalized_barrier for r in grid))
+        every_normalized.append([r.normalized_barrier for r in grid])
+        every_allowed.append([r.certificate / r.scale if r.scale > 0 else 0.0 for r in grid])
         raw.append(max(max(r.barrier, 0.0) for r in grid))
         certificates.append(max(r.certificate for r in grid))
         relative.append(max(max(r.barrier, 0.0) / r.level for r in adaptive))
@@ -267,6 +271,8 @@ def check_trained_barriers(*, n: int, widths: Sequence[int], seeds: int = 3, los
                 fit_loglog(widths, normalized).slope if min(normalized) > 0 else None),
             "theorem's slope (an upper bound)": -1.0 / (n - 1),
             "largest normalised barrier per width (grid)": normalized,
+            "normalised barrier of every pair (grid)": every_normalized,
+            "normalised certificate of every pair (grid)": every_allowed,
             "largest raw barrier per width (grid)": raw,
             "largest certificate per width (grid)": certificates,
             "largest relative barrier per width (adaptive)": relative,
