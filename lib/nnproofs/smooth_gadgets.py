@@ -329,6 +329,23 @@ def truncation_bound(activation: str, order: int, delta: float, base: float, rad
     return kappa * delta**2 * radius ** (order + 2) * top / abs(derivative(name, order, base))
 
 
+def square_error_model(activation: str, delta: float, base: float, radius: float = 1.0) -> tuple[float, float]:
+    """The central square gadget's error at ``|y| = radius`` to leading order, and a bound on the rest.
+
+    ``σ(b+h) - 2σ(b) + σ(b-h) = h²σ''(b) + h⁴σ⁽⁴⁾(b)/12 + R`` with ``|R| <= h⁶ max|σ⁽⁶⁾|/360`` (Lagrange form
+    of the even Taylor remainder), so ``sq_δ(y) - y² = A y⁴ + r(y)`` with ``A = δ²σ⁽⁴⁾(b)/(12σ''(b))`` and
+    ``|r(y)| <= δ⁴ y⁶ max|σ⁽⁶⁾| / (360 |σ''(b)|)``, the maximum over ``[b - δ radius, b + δ radius]``. Returns
+    ``(|A| radius⁴, δ⁴ radius⁶ max|σ⁽⁶⁾| / (360 |σ''(b)|))``: the sup error over ``|y| <= radius`` lies within the
+    second of the first, plus round-off (:func:`rounding_bound`).
+    """
+    name = activation_name(activation)
+    delta, base, radius = _positive("delta", delta), finite_real("base", base), _positive("radius", radius)
+    second = abs(derivative(name, 2, base))
+    leading = delta**2 * radius**4 * abs(derivative(name, 4, base)) / (12.0 * second)
+    rest = delta**4 * radius**6 * _max_abs(name, 6, base - delta * radius, base + delta * radius) / (360.0 * second)
+    return leading, rest
+
+
 def rounding_bound(activation: str, order: int, delta: float, base: float, radius: float = 1.0, *,
                    forward: bool = False) -> float:
     """Bound on the float64 round-off of the order-``order`` gadget for ``|y| <= radius``.
@@ -446,6 +463,6 @@ def heaviside_error_bound(activation: str, y: float) -> float:
 __all__ = [
     "ACTIVATIONS", "EXACT_IDENTITY", "MAX_ORDER", "Stencil", "activation_name", "base_point", "check_base_point",
     "default_delta", "derivative", "exact_derivative", "expression", "heaviside_error_bound", "module",
-    "power_stencil", "product_network", "rounding_bound", "step_form", "step_network", "step_reach",
+    "power_stencil", "product_network", "rounding_bound", "square_error_model", "step_form", "step_network", "step_reach",
     "stencil_network", "truncation_bound",
 ]

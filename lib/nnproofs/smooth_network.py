@@ -267,6 +267,15 @@ def _evaluate_target(f: Callable, x: torch.Tensor) -> torch.Tensor:
     return values.to(x.dtype)
 
 
+def mid_range(f: Callable, d: int, *, samples: int = 257, dtype=torch.float64, device=None) -> float:
+    """``m = (max f + min f)/2`` over a grid of ``samples`` points per axis of ``[0, 1]^d``: the offset that the
+    construction removes from ``f`` (and adds back exactly, as the output bias)."""
+    line = torch.linspace(0.0, 1.0, samples, dtype=dtype, device=device)
+    grid = torch.stack(torch.meshgrid(*([line] * d), indexing="ij"), -1).reshape(-1, d)
+    values = _evaluate_target(f, grid)
+    return 0.5 * float(values.max() + values.min())
+
+
 def build(f: Callable, *, k: int, K: int, activation: str, d: int, coarse_factor: bool = True,
           dtype=torch.float64, device=None) -> nn.Sequential:
     """The network of the module doc, as ``Sequential(Linear, σ, ..., Linear)`` (inputs validated by the caller).
@@ -285,8 +294,11 @@ def build(f: Callable, *, k: int, K: int, activation: str, d: int, coarse_factor
     coarse_cells = list(itertools.product(range(K + 2), repeat=d))  # index i + 1 for i = -1..K
     fine_cells = list(itertools.product(range(K), repeat=d))
 
-    # local polynomials, normalised so that |p| <= 1 on every cell; the output layer multiplies by S
-    tables = {g: local_polynomials(f, K, k, d, tuple(shift[gj] for gj in g), **kw) for g in grids}
+    # local polynomials of f - m (m the mid-range of f), normalised so that |p| <= 1 on every cell; the output
+    # layer multiplies by S and adds m as a bias, so round-off scales with the oscillation of f, not with |f|
+    middle = mid_range(f, d, **kw)
+    centred = lambda t: _evaluate_target(f, t) - middle
+    tables = {g: local_polynomials(centred, K, k, d, tuple(shift[gj] for gj in g), **kw) for g in grids}
     scale = max(float(t.abs().sum(0).max()) for t in tables.values()) or 1.0
 
     x = _Signal(torch.eye(d, **kw), torch.zeros(d, **kw))
@@ -373,7 +385,7 @@ def build(f: Callable, *, k: int, K: int, activation: str, d: int, coarse_factor
     # layer 6: weighted superposition, output
     layer6 = _Layer(layer5, **kw)
     blended = [gadgets.product(layer6, weight5[g], polynomial[g]) for g in grids]
-    output = sum(blended[1:], blended[0]) * scale
+    output = sum(blended[1:], blended[0]) * scale + middle
 
     maps = [layer.finish() for layer in (layer1, layer2, layer3, layer4, layer5, layer6)]
     maps.append(layer6.to_neurons(output.rows, output.const))
