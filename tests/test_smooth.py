@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import math
 
+import mpmath
 import numpy as np
 import pytest
 import sympy
@@ -18,7 +19,10 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from torch import nn
 
-from nnproofs import smooth, smooth_gadgets, smooth_network, smooth_training
+from nnproofs import smooth
+from nnproofs.smooth import gadgets as smooth_gadgets
+from nnproofs.smooth import network as smooth_network
+from nnproofs.smooth import training as smooth_training
 from nnproofs.gadgets import yarotsky_square
 from nnproofs.networks import relu_network
 from nnproofs.pieces import breakpoints
@@ -112,11 +116,32 @@ def test_softplus_threshold_matters():
     assert abs(float(ours)) <= 2 * EPS * 20.5
 
 
+def heaviside_tail(activation, y):
+    """|H(y) - 1{y > 0}| = H(-|y|) in 40-digit arithmetic (the step's tail), from the sympy expression of σ."""
+    sigma = sympy.lambdify(sympy.Symbol("y", real=True), smooth_gadgets.expression(activation), modules="mpmath")
+    y = abs(y)
+    with mpmath.workdps(40):
+        if activation in smooth_gadgets.EXACT_IDENTITY:
+            return float(abs(sigma(-y + mpmath.mpf(1) / 2) - sigma(-y - mpmath.mpf(1) / 2)))
+        return float((1 + sigma(-y)) / 2 if activation == "tanh" else sigma(-y))
+
+
+def step_net(activation):
+    """z -> H(z) as the construction builds it (smooth_gadgets.step_form), one hidden layer."""
+    offsets, weights, constant = smooth_gadgets.step_form(activation)
+    first, last = nn.Linear(1, len(offsets), dtype=F64), nn.Linear(len(offsets), 1, dtype=F64)
+    with torch.no_grad():
+        first.weight.fill_(1.0)
+        first.bias.copy_(torch.tensor(offsets, dtype=F64))
+        last.weight.copy_(torch.tensor([weights], dtype=F64))
+        last.bias.fill_(constant)
+    return nn.Sequential(first, smooth_gadgets.module(activation), last)
+
 @pytest.mark.parametrize("activation", smooth.ACTIVATIONS)
 def test_step_saturates_at_its_reach(activation):
     reach = smooth_gadgets.step_reach(activation)
-    assert smooth_gadgets.heaviside_error_bound(activation, reach) <= EPS / 2 * (1 + 1e-9)
-    step = smooth_gadgets.step_network(activation)
+    assert heaviside_tail(activation, reach) <= EPS / 2 * (1 + 1e-9)
+    step = step_net(activation)
     y = torch.tensor([[-2 * reach], [-reach], [0.0], [reach], [2 * reach]], dtype=F64)
     with torch.no_grad():
         values = step(y).reshape(-1)
@@ -671,7 +696,7 @@ def test_relu_comparison_is_rejected():
                                   device="cpu")
     assert not check.passed and check.rate_holds  # the floor holds; the "separation" cannot
     failed = [text for text, held in check.requirements.items() if not held]
-    assert failed == ["relu net of the same architecture: sup error ≤ 0.1 μ/(16P²) for every (H, W)"]
+    assert failed == [f"relu net of the same architecture: sup error ≤ {smooth.SEPARATION:g} μ/(16P²) for every (H, W)"]
 
 
 def test_relu_floor_validation():
@@ -685,7 +710,7 @@ def test_relu_floor_validation():
 
 # -------------------------------------------------------------------------------------- training
 
-@pytest.mark.parametrize("activation", smooth_training.TRAINABLE)
+@pytest.mark.parametrize("activation", smooth_gadgets.TRAINABLE)
 def test_backpropagation_matches_autograd(activation):
     mlp = smooth_training._MLP((2, 5, 4, 1), activation)
     rng = np.random.default_rng(0)

@@ -17,7 +17,7 @@ its claims with the ledger:
 
 * :mod:`nnproofs.squaring`       -- prelude: Yarotsky's ReLU square;
 * :mod:`nnproofs.smooth`         -- chapter 1: constant depth with smooth activations
-  (``smooth_gadgets``, ``smooth_network``, ``smooth_training``);
+  (a package: gadgets, network, training, checks, controls, claims);
 * :mod:`nnproofs.korobov`        -- chapter 2: super-approximation of Korobov functions (``sparsegrid``);
 * :mod:`nnproofs.representation` -- chapter 3: sharpened ReLU integral representations
   (``representation_symbolic``; ``neuron_statistics``: trained networks against the representation);

@@ -26,6 +26,14 @@ def finite_real(name: str, value) -> float:
     return float(value)
 
 
+def positive_real(name: str, value) -> float:
+    """``value`` as a float if it is a finite real number > 0, else an error naming ``name``."""
+    value = finite_real(name, value)
+    if value <= 0:
+        raise ValueError(f"{name} must be > 0, got {value!r}")
+    return value
+
+
 def as_finite_array(name: str, values, *, positive: bool = False, min_size: int = 1) -> np.ndarray:
     """``values`` as a 1-D float64 array, or a ValueError naming ``name`` and the offending entry."""
     if isinstance(values, (str, bytes)):
