@@ -1015,3 +1015,14 @@ def test_sizes_are_distinct_integers():
         check_learning_curve(smooth.learning_target, activation="gelu", ns=[10, 10, 20])
     check = check_constant_depth_rate(smooth.chapter_target, k=1, Ks=np.array([4.0, 6.0, 8.0]), device="cpu")
     assert check.x == (4.0, 6.0, 8.0) and check.passed
+
+
+def test_the_shuffled_control_does_not_depend_on_the_amplitude():
+    """0.02 f with shuffled labels: the fitted noise shrinks with n, so the test MSE falls (slope -0.68 in one
+    build, which passed the slope alone), but it stays above the null error ‖f - mean f‖²; the check fails."""
+    small = lambda x: 0.02 * smooth.learning_target(x)
+    check = check_learning_curve(small, activation="gelu", ns=[100, 200, 400, 800, 1600], permute_labels=True,
+                                 device="cpu")
+    assert not check.passed
+    assert [held for text, held in check.requirements.items() if "null error" in text] == [False]
+    assert check.y[-1] > check.notes["null MSE"]
