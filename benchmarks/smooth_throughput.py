@@ -23,14 +23,14 @@ import numpy as np
 import torch
 
 from nnproofs import device as book_device
-from nnproofs import smooth, smooth_network
+from nnproofs import smooth
 from timing import best_time, dense_matmul_time, write_results
 
 
 
 def piecewise_polynomial(f, K: int, k: int, dev: torch.device):
     """The network's own table (grid 0), evaluated directly: ``x -> Σ_a c_a[cell(x)] u(x)^a``."""
-    table = smooth_network.local_polynomials(f, K, k, 1, (0.0,), device=dev)  # (k+1, K+2, K)
+    table = smooth.local_polynomials(f, K, k, 1, (0.0,), device=dev)  # (k+1, K+2, K)
     h = 1.0 / K**2
 
     def evaluate(x: torch.Tensor) -> torch.Tensor:

@@ -17,7 +17,7 @@ its claims with the ledger:
 
 * :mod:`nnproofs.squaring`       -- prelude: Yarotsky's ReLU square;
 * :mod:`nnproofs.smooth`         -- chapter 1: constant depth with smooth activations
-  (``smooth_gadgets``, ``smooth_network``, ``smooth_training``);
+  (a package: gadgets, network, training, checks, controls, claims);
 * :mod:`nnproofs.korobov`        -- chapter 2: super-approximation of Korobov functions (``sparsegrid``);
 * :mod:`nnproofs.representation` -- chapter 3: sharpened ReLU integral representations, a package
   (``symbolic``, ``moments``, ``sampling``, ``controls``, ``quadrature``, ``targets``, ``checks``, ``neurons``:

@@ -72,7 +72,9 @@ class RateCheck:
 
     ``measured`` is compared with ``expected`` in ``sense`` within ``tolerance``; ``requirements``
     holds further statements the claim makes (e.g. "error equals 2^{-2m-2} within 1% for every m")
-    with whether each held. ``passed`` is true when the rate and every requirement hold.
+    with whether each held. ``passed`` is true when the rate and every requirement hold. A non-empty
+    ``inconclusive`` says why the data cannot decide the claim (e.g. too few sizes above a round-off
+    floor); such a check is neither passed nor failed, and ``passed`` is false.
     """
 
     name: str
@@ -87,6 +89,12 @@ class RateCheck:
     quantity: str = "log-log slope"
     requirements: Mapping[str, bool] = field(default_factory=dict)
     notes: Mapping[str, object] = field(default_factory=dict)
+    inconclusive: str = ""
+
+    @property
+    def verdict(self) -> str:
+        """``PASSED``, ``FAILED`` or ``INCONCLUSIVE``."""
+        return "INCONCLUSIVE" if self.inconclusive else "PASSED" if self.passed else "FAILED"
 
     @property
     def rate_holds(self) -> bool:
@@ -104,7 +112,7 @@ class RateCheck:
     def report(self) -> str:
         """A readable paragraph: what was measured, what was expected, what held."""
         lines = [
-            f"{self.name}: {'PASSED' if self.passed else 'FAILED'}",
+            f"{self.name}: {self.verdict}" + (f" ({self.inconclusive})" if self.inconclusive else ""),
             f"  [{'ok' if self.rate_holds else 'X '}] {self.quantity} = {_number(self.measured)}, required {self.requirement()}",
         ]
         lines += [f"  [{'ok' if held else 'X '}] {text}" for text, held in self.requirements.items()]
@@ -145,6 +153,7 @@ class RateCheck:
             },
             "requirements": {text: bool(held) for text, held in self.requirements.items()},
             "notes": {key: _jsonable(value) for key, value in self.notes.items()},
+            "inconclusive": self.inconclusive,
         }
 
     @classmethod
@@ -158,6 +167,7 @@ class RateCheck:
                           r2=fit["r2"], n=fit["n"]),
             measured=float(data["measured"]), passed=bool(data["passed"]), sense=data["sense"],
             quantity=data["quantity"], requirements=dict(data["requirements"]), notes=dict(data["notes"]),
+            inconclusive=str(data.get("inconclusive", "")),
         )
 
 
@@ -212,11 +222,13 @@ def rate_check(
     quantity: str = "log-log slope",
     requirements: Mapping[str, bool] | None = None,
     notes: Mapping[str, object] | None = None,
+    inconclusive: str = "",
 ) -> RateCheck:
     """Fit ``y`` against ``x`` on log-log axes and judge the claim.
 
     ``measured`` defaults to the fitted slope; pass another statistic (with ``quantity`` naming it)
-    when the claim is about something else, e.g. a ratio between successive levels.
+    when the claim is about something else, e.g. a ratio between successive levels. A non-empty
+    ``inconclusive`` (the reason) makes the verdict INCONCLUSIVE: not passed, whatever the rate.
     """
     if not isinstance(name, str) or not name:
         raise ValueError(f"name must be a non-empty string, got {name!r}")
@@ -228,7 +240,9 @@ def rate_check(
     fit = fit_loglog(x, y)
     value = fit.slope if measured is None else finite_real("measured", measured)
     requirements = {str(k): bool(v) for k, v in (requirements or {}).items()}
-    passed = _agrees(value, float(expected), float(tolerance), sense) and all(requirements.values())
+    if not isinstance(inconclusive, str):
+        raise TypeError(f"inconclusive must be a string (the reason, or empty), got {type(inconclusive).__name__}")
+    passed = _agrees(value, float(expected), float(tolerance), sense) and all(requirements.values()) and not inconclusive
     return RateCheck(
         name=name,
         expected=float(expected),
@@ -242,4 +256,5 @@ def rate_check(
         quantity=quantity,
         requirements=requirements,
         notes=dict(notes or {}),
+        inconclusive=inconclusive,
     )

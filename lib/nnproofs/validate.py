@@ -35,6 +35,14 @@ def finite_real(name: str, value) -> float:
     return float(value)
 
 
+def positive_real(name: str, value) -> float:
+    """``value`` as a float if it is a finite real number > 0, else an error naming ``name``."""
+    value = finite_real(name, value)
+    if value <= 0:
+        raise ValueError(f"{name} must be > 0, got {value!r}")
+    return value
+
+
 def as_finite_array(name: str, values, *, positive: bool = False, min_size: int = 1) -> np.ndarray:
     """``values`` as a 1-D float64 array, or a ValueError naming ``name`` and the offending entry."""
     if isinstance(values, (str, bytes)):
@@ -55,8 +63,22 @@ def as_finite_array(name: str, values, *, positive: bool = False, min_size: int 
     return array
 
 
-def int_list(name: str, values, minimum: int = 1) -> list[int]:
-    """``values`` as a non-empty list of ints ``>= minimum`` (a sequence or range), else an error naming ``name``."""
+def int_list(name: str, values, minimum: int = 1, *, distinct: bool = False) -> list[int]:
+    """``values`` as a non-empty list of ints ``>= minimum``, else an error naming ``name``.
+
+    Accepts a sequence, a range or a 1-D numpy array (an integer array, or a float array whose entries are
+    all integers); ``distinct=True`` also refuses a repeated value.
+    """
+    if isinstance(values, np.ndarray):
+        if values.ndim != 1:
+            raise ValueError(f"{name} must be one-dimensional, got an array of shape {values.shape}")
+        if values.dtype.kind == "f":
+            bad = ~np.isfinite(values) | (values != np.round(values))
+            if bad.any():
+                i = int(np.argmax(bad))
+                raise ValueError(f"{name}[{i}] = {values[i]!r} is not an integer; {name} must hold integers")
+            values = values.astype(np.int64)
+        values = values.tolist()
     if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, range)):
         raise TypeError(f"{name} must be a sequence of positive ints, got {type(values).__name__}")
     if len(values) == 0:
@@ -65,6 +87,10 @@ def int_list(name: str, values, minimum: int = 1) -> list[int]:
     low = [v for v in values if v < minimum]
     if low:
         raise ValueError(f"{name} must all be >= {minimum}, got {low}")
+    repeated = sorted({v for v in values if values.count(v) > 1})
+    if distinct and repeated:
+        raise ValueError(f"{name} must not repeat a value (each size is measured once), got {repeated} more than once"
+                         f" in {values}")
     return values
 
 

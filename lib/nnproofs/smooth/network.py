@@ -3,7 +3,7 @@
 Notation. ``K`` coarse cells per axis, each cut into ``K`` fine cells: fine side ``h = 1/K²``.
 ``k`` is the degree of the local polynomials (total degree ``|α| <= k`` in ``d`` variables), so the
 target error is ``O(h^{k+1}) = O(K^{-2(k+1)})``. ``H`` is the smooth step of
-:mod:`nnproofs.smooth_gadgets` with reach ``r``; every step in ``x`` has slope ``M = 32 r K²``, so it
+:mod:`nnproofs.smooth.gadgets` with reach ``r``; every step in ``x`` has slope ``M = 32 r K²``, so it
 is saturated (within ``ε/2`` of 0 or 1) outside a band of half-width ``h/32`` around its threshold.
 
 There are ``2^d`` grids ``g ∈ {0,1}^d``: on axis ``j`` grid ``g`` is shifted by ``s = g_j h/2``.
@@ -42,10 +42,12 @@ import numpy as np
 import torch
 from torch import nn
 
-from . import smooth_gadgets as sg
-from .validate import positive_int
+from . import gadgets as sg
+from .inputs import cells, degree, device_of, dimension, float64_only, target
+from ..measure import evaluate_target
+from ..validate import positive_int
 
-MAX_D = 2  # the monomials u^α need one product layer: two factors at most
+
 BAND = 1.0 / 32.0  # half-width of a step's transition, as a fraction of h
 BUMP = 1.0 / 8.0  # half-width of the bumps that make the weights vanish, as a fraction of h
 CRITICAL_OFFSETS = (0.0, 0.25, 0.5, 1.0, 2.0, 3.0)  # x BAND*h on each side of every critical point
@@ -247,24 +249,20 @@ def local_polynomials(f: Callable, K: int, k: int, d: int, shifts: tuple, *, dty
         lo_in, hi_in, corner_in = lo[inside], hi[inside], corners[inside]
         u = lo_in[:, None, :] + (hi_in - lo_in)[:, None, :] * grid[None]  # (C, Q, d)
         x = (corner_in[:, None, :] + h * u).clamp(0.0, 1.0)
-        values = _evaluate_target(f, x.reshape(-1, d)).reshape(x.shape[0], x.shape[1])
+        values = evaluate_target(f, x.reshape(-1, d)).reshape(x.shape[0], x.shape[1])
         vandermonde = torch.prod(u[:, :, None, :] ** alphas[None, None], dim=-1)  # (C, Q, A)
         solution = torch.linalg.lstsq(vandermonde, values[..., None]).solution[..., 0]  # (C, A)
         coefficients[:, inside] = solution.T
     return coefficients.reshape(alphas.shape[0], (K + 2) ** d, K**d)
 
 
-def _evaluate_target(f: Callable, x: torch.Tensor) -> torch.Tensor:
-    """``f(x)`` checked: one finite float64 value per row of ``x``."""
-    values = f(x)
-    if not isinstance(values, torch.Tensor):
-        raise TypeError(f"f must return a torch.Tensor, got {type(values).__name__}")
-    values = values.reshape(-1) if values.numel() == x.shape[0] else values
-    if values.shape != (x.shape[0],):
-        raise ValueError(f"f must map an (n, d) tensor to shape (n,), got shape {tuple(values.shape)} for n = {x.shape[0]}")
-    if not torch.isfinite(values).all():
-        raise ValueError("f returned a non-finite value on [0, 1]^d")
-    return values.to(x.dtype)
+def mid_range(f: Callable, d: int, *, samples: int = 257, dtype=torch.float64, device=None) -> float:
+    """``m = (max f + min f)/2`` over a grid of ``samples`` points per axis of ``[0, 1]^d``: the offset that the
+    construction removes from ``f`` (and adds back exactly, as the output bias)."""
+    line = torch.linspace(0.0, 1.0, samples, dtype=dtype, device=device)
+    grid = torch.stack(torch.meshgrid(*([line] * d), indexing="ij"), -1).reshape(-1, d)
+    values = evaluate_target(f, grid)
+    return 0.5 * float(values.max() + values.min())
 
 
 def build(f: Callable, *, k: int, K: int, activation: str, d: int, coarse_factor: bool = True,
@@ -285,8 +283,11 @@ def build(f: Callable, *, k: int, K: int, activation: str, d: int, coarse_factor
     coarse_cells = list(itertools.product(range(K + 2), repeat=d))  # index i + 1 for i = -1..K
     fine_cells = list(itertools.product(range(K), repeat=d))
 
-    # local polynomials, normalised so that |p| <= 1 on every cell; the output layer multiplies by S
-    tables = {g: local_polynomials(f, K, k, d, tuple(shift[gj] for gj in g), **kw) for g in grids}
+    # local polynomials of f - m (m the mid-range of f), normalised so that |p| <= 1 on every cell; the output
+    # layer multiplies by S and adds m as a bias, so round-off scales with the oscillation of f, not with |f|
+    middle = mid_range(f, d, **kw)
+    centred = lambda t: evaluate_target(f, t) - middle
+    tables = {g: local_polynomials(centred, K, k, d, tuple(shift[gj] for gj in g), **kw) for g in grids}
     scale = max(float(t.abs().sum(0).max()) for t in tables.values()) or 1.0
 
     x = _Signal(torch.eye(d, **kw), torch.zeros(d, **kw))
@@ -373,7 +374,7 @@ def build(f: Callable, *, k: int, K: int, activation: str, d: int, coarse_factor
     # layer 6: weighted superposition, output
     layer6 = _Layer(layer5, **kw)
     blended = [gadgets.product(layer6, weight5[g], polynomial[g]) for g in grids]
-    output = sum(blended[1:], blended[0]) * scale
+    output = sum(blended[1:], blended[0]) * scale + middle
 
     maps = [layer.finish() for layer in (layer1, layer2, layer3, layer4, layer5, layer6)]
     maps.append(layer6.to_neurons(output.rows, output.const))
@@ -409,3 +410,18 @@ def critical_points(K: int, *, offsets: bool = True) -> np.ndarray:
                                for sign in (-1, 1)}))
     points = (centres[:, None] + offsets[None, :]).reshape(-1)
     return np.unique(points[(points >= 0.0) & (points <= 1.0)])
+
+
+def constant_depth_network(f: Callable, *, k: int, K: int, activation: str = "gelu", d: int = 1,
+                           dtype=torch.float64, device=None) -> nn.Sequential:
+    """The two-scale network of Construction ``con-two-scale`` for ``f`` on ``[0, 1]^d``.
+
+    A ``torch.nn.Sequential`` of seven ``Linear`` maps with ``σ`` between them, weights set by
+    formula (:mod:`nnproofs.smooth.network`): local polynomials of degree ``k`` on ``K²`` fine cells per
+    axis, read from a two-scale table, blended by a partition of unity over ``2^d`` shifted grids.
+    ``f`` maps an ``(n, d)`` float64 tensor in ``[0, 1]^d`` to shape ``(n,)``.
+    """
+    k, K, d, name = degree(k), cells("K", K), dimension(d), sg.activation_name(activation)
+    float64_only(dtype)
+    device = device_of(device)
+    return build(target(f, d, device), k=k, K=K, activation=name, d=d, device=device)

@@ -38,7 +38,8 @@ import torch
 from scipy import optimize, special
 from torch import nn
 
-from .validate import finite_real
+from ..validate import finite_real, positive_real
+
 
 ACTIVATIONS = ("gelu", "silu", "softplus", "tanh", "sigmoid")
 EXACT_IDENTITY = ("gelu", "silu", "softplus")  # sigma(y) - sigma(-y) = y exactly
@@ -47,7 +48,6 @@ MAX_ORDER = 3  # monomials y^a with a <= 3: the a-th difference loses ~ a * 53/(
 MIN_RELATIVE_DERIVATIVE = 1e-2  # |sigma^(a)(b)| below 1% of its maximum: the gadget's error is divided by it
 IDENTITY_SHARE = 0.1  # the identity's modelled error may be this share of the square's (see default_delta)
 SOFTPLUS_THRESHOLD = 40.0  # torch's default 20 switches to y at y > 20, an error of e^-20 = 2e-9 (see module doc)
-
 _Y = sympy.Symbol("y", real=True)
 
 # Central stencils: order a -> (offsets j, weights c_j, constant K_a) with
@@ -61,18 +61,21 @@ STENCILS = {
 # One-sided second difference sigma(b + 2 delta y) - 2 sigma(b + delta y) + sigma(b): error O(delta),
 # the negative control of the square gadget (the slope in delta drops from 2 to 1).
 FORWARD_STENCIL = ((2, 1, 0), (1.0, -2.0, 1.0), 1.0, None)
+TRAINABLE = ("relu",) + ACTIVATIONS  # the trained comparisons also fit ReLU networks
 
 
-def activation_name(activation) -> str:
-    """``activation`` lower-cased if it names one of :data:`ACTIVATIONS`, else a ValueError/TypeError."""
+def activation_name(activation, *, trainable: bool = False) -> str:
+    """``activation`` lower-cased if it names one of :data:`ACTIVATIONS` (or, with ``trainable=True``, of
+    :data:`TRAINABLE`), else a ValueError/TypeError naming the parameter, the value and what is allowed."""
+    allowed = TRAINABLE if trainable else ACTIVATIONS
     if not isinstance(activation, str):
-        raise TypeError(f"activation must be a string, one of {', '.join(ACTIVATIONS)}; got {type(activation).__name__}")
+        raise TypeError(f"activation must be a string, one of {', '.join(allowed)}; got {type(activation).__name__}")
     name = activation.strip().lower()
-    if name not in ACTIVATIONS:
+    if name not in allowed:
         why = (" (ReLU has no second derivative: its 'square gadget' computes delta*|y|, not y^2)" if name == "relu"
-               else " (the gadgets read exact derivatives of these five)")
-        raise ValueError(f"activation={activation!r} is not allowed; use a smooth activation, one of"
-                         f" {', '.join(ACTIVATIONS)}{why}")
+               else " (the gadgets read exact derivatives of these five)" if not trainable else "")
+        smooth = "a smooth activation, " if not trainable else ""
+        raise ValueError(f"activation={activation!r} is not allowed; use {smooth}one of {', '.join(allowed)}{why}")
     return name
 
 
@@ -320,13 +323,30 @@ def truncation_bound(activation: str, order: int, delta: float, base: float, rad
     """
     name = activation_name(activation)
     _, _, _, kappa = STENCILS[_forward_order(order, forward)]
-    delta, base, radius = _positive("delta", delta), finite_real("base", base), _positive("radius", radius)
+    delta, base, radius = positive_real("delta", delta), finite_real("base", base), positive_real("radius", radius)
     if forward:
         top = _max_abs(name, 3, base - 2.0 * delta * radius, base + 2.0 * delta * radius)
         return 2.0 * delta * radius**3 * top / abs(derivative(name, 2, base))
     reach = (2.0 if order == 3 else 1.0) * delta * radius
     top = _max_abs(name, order + 2, base - reach, base + reach)
     return kappa * delta**2 * radius ** (order + 2) * top / abs(derivative(name, order, base))
+
+
+def square_error_model(activation: str, delta: float, base: float, radius: float = 1.0) -> tuple[float, float]:
+    """The central square gadget's error at ``|y| = radius`` to leading order, and a bound on the rest.
+
+    ``σ(b+h) - 2σ(b) + σ(b-h) = h²σ''(b) + h⁴σ⁽⁴⁾(b)/12 + R`` with ``|R| <= h⁶ max|σ⁽⁶⁾|/360`` (Lagrange form
+    of the even Taylor remainder), so ``sq_δ(y) - y² = A y⁴ + r(y)`` with ``A = δ²σ⁽⁴⁾(b)/(12σ''(b))`` and
+    ``|r(y)| <= δ⁴ y⁶ max|σ⁽⁶⁾| / (360 |σ''(b)|)``, the maximum over ``[b - δ radius, b + δ radius]``. Returns
+    ``(|A| radius⁴, δ⁴ radius⁶ max|σ⁽⁶⁾| / (360 |σ''(b)|))``: the sup error over ``|y| <= radius`` lies within the
+    second of the first, plus round-off (:func:`rounding_bound`).
+    """
+    name = activation_name(activation)
+    delta, base, radius = positive_real("delta", delta), finite_real("base", base), positive_real("radius", radius)
+    second = abs(derivative(name, 2, base))
+    leading = delta**2 * radius**4 * abs(derivative(name, 4, base)) / (12.0 * second)
+    rest = delta**4 * radius**6 * _max_abs(name, 6, base - delta * radius, base + delta * radius) / (360.0 * second)
+    return leading, rest
 
 
 def rounding_bound(activation: str, order: int, delta: float, base: float, radius: float = 1.0, *,
@@ -340,7 +360,7 @@ def rounding_bound(activation: str, order: int, delta: float, base: float, radiu
     """
     name = activation_name(activation)
     offsets, weights, scale, _ = FORWARD_STENCIL if forward else STENCILS[_forward_order(order, forward)]
-    delta, base, radius = _positive("delta", delta), finite_real("base", base), _positive("radius", radius)
+    delta, base, radius = positive_real("delta", delta), finite_real("base", base), positive_real("radius", radius)
     reach = 2.0 * delta * radius
     top0 = _max_abs(name, 0, base - reach, base + reach)
     top1 = _max_abs(name, 1, base - reach, base + reach)
@@ -359,13 +379,6 @@ def _forward_order(order, forward: bool) -> int:
     if forward and _order(order) != 2:
         raise ValueError(f"the forward (one-sided) stencil exists for order 2 only, got order={order}")
     return _order(order)
-
-
-def _positive(name: str, value) -> float:
-    value = finite_real(name, value)
-    if value <= 0:
-        raise ValueError(f"{name} must be > 0, got {value!r}")
-    return value
 
 
 def stencil_network(activation: str, stencil: Stencil, *, dtype=torch.float64, device=None) -> nn.Sequential:
@@ -405,23 +418,6 @@ def product_network(activation: str, stencil: Stencil, *, dtype=torch.float64, d
     return net
 
 
-def step_network(activation: str, slope: float = 1.0, *, dtype=torch.float64, device=None) -> nn.Sequential:
-    """``z -> H(slope · z)``, the smooth step of the module doc (two neurons, or one for tanh and sigmoid)."""
-    name = activation_name(activation)
-    slope = finite_real("slope", slope)
-    offsets, weights, constant = step_form(name)
-    first = nn.Linear(1, len(offsets), dtype=dtype, device=device)
-    last = nn.Linear(len(offsets), 1, dtype=dtype, device=device)
-    with torch.no_grad():
-        first.weight.fill_(slope)
-        first.bias.copy_(torch.tensor(offsets, dtype=dtype))
-        last.weight.copy_(torch.tensor([weights], dtype=dtype))
-        last.bias.fill_(constant)
-    net = nn.Sequential(first, module(name), last)
-    net.requires_grad_(False)
-    return net
-
-
 def step_form(activation: str) -> tuple[tuple[float, ...], tuple[float, ...], float]:
     """``H(y) = Σ_i w_i σ(y + o_i) + c`` as ``(offsets o, weights w, constant c)``."""
     name = activation_name(activation)
@@ -432,20 +428,31 @@ def step_form(activation: str) -> tuple[tuple[float, ...], tuple[float, ...], fl
     return (0.0,), (1.0,), 0.0
 
 
-def heaviside_error_bound(activation: str, y: float) -> float:
-    """``|H(y) - 1{y > 0}| = H(-|y|)`` evaluated in 40-digit arithmetic (the step's tail)."""
-    name = activation_name(activation)
-    y = abs(finite_real("y", y))
-    sigma = sympy.lambdify(_Y, expression(name), modules="mpmath")
-    with mpmath.workdps(40):
-        if name in EXACT_IDENTITY:
-            return float(abs(sigma(-y + mpmath.mpf(1) / 2) - sigma(-y - mpmath.mpf(1) / 2)))
-        return float((1 + sigma(-y)) / 2 if name == "tanh" else sigma(-y))
+def square_gadget(activation: str, delta: float, *, base: float | None = None, stencil: str = "central",
+                  device=None) -> nn.Sequential:
+    """``x -> sq_δ(x)`` as ``Sequential(Linear(1, 2), σ, Linear(2, 1))`` (Definition ``def-smooth-gadgets``).
+
+    ``stencil="forward"`` gives the one-sided ``[σ(b+2δx) - 2σ(b+δx) + σ(b)]/(δ²σ''(b))``, whose
+    error ``δ x³ σ'''(b)/σ''(b) + O(δ²)`` is first order where ``σ'''(b) ≠ 0`` (negative control; at the
+    default base points, extrema of ``σ''``, ``σ'''(b) = 0`` and even the one-sided stencil is second order).
+    ``base`` defaults to :func:`base_point`; a base point with ``σ''(b) = 0`` (tanh and sigmoid at 0) raises a
+    ValueError.
+    """
+    return stencil_network(activation, _square(activation, delta, base, stencil), device=device)
 
 
-__all__ = [
-    "ACTIVATIONS", "EXACT_IDENTITY", "MAX_ORDER", "Stencil", "activation_name", "base_point", "check_base_point",
-    "default_delta", "derivative", "exact_derivative", "expression", "heaviside_error_bound", "module",
-    "power_stencil", "product_network", "rounding_bound", "step_form", "step_network", "step_reach",
-    "stencil_network", "truncation_bound",
-]
+def product_gadget(activation: str, delta: float, *, base: float | None = None, stencil: str = "central",
+                   device=None) -> nn.Sequential:
+    """``(x, y) -> [sq_δ(x+y) - sq_δ(x-y)] / 4``: four neurons; input shape ``(n, 2)``."""
+    return product_network(activation, _square(activation, delta, base, stencil), device=device)
+
+
+def identity_gadget(activation: str, *, device=None) -> nn.Sequential:
+    """``x -> σ(x) - σ(-x)`` (exactly ``x`` for GELU, SiLU, softplus) or the first difference (tanh, sigmoid)."""
+    return stencil_network(activation, power_stencil(activation, 1), device=device)
+
+
+def _square(activation, delta, base, stencil) -> Stencil:
+    if stencil not in ("central", "forward"):
+        raise ValueError(f"stencil must be 'central' or 'forward' (the negative control), got {stencil!r}")
+    return power_stencil(activation, 2, delta=delta, base=base, forward=stencil == "forward")

@@ -19,32 +19,21 @@ variables is folded into the first layer, so the returned module takes ``x ∈ [
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-
-import warnings
 
 import numpy as np
 import torch
 from scipy import optimize, special
 from torch import nn
 
-from . import smooth_gadgets as sg
-from .validate import positive_int
+from ..validate import positive_int
+from . import gadgets as sg
 
-TRAINABLE = ("relu",) + sg.ACTIVATIONS
+
 RESTARTS = 4  # consecutive line-search failures, each restarting from a ten times smaller identity, before stopping
 _INV_SQRT_2PI = 1.0 / np.sqrt(2.0 * np.pi)
-
-
-def activation_name(activation) -> str:
-    """``activation`` lower-cased if it is ``relu`` or one of the smooth activations, else an error."""
-    if not isinstance(activation, str):
-        raise TypeError(f"activation must be a string, one of {', '.join(TRAINABLE)}; got {type(activation).__name__}")
-    name = activation.strip().lower()
-    if name not in TRAINABLE:
-        raise ValueError(f"activation={activation!r} is not allowed; use one of {', '.join(TRAINABLE)}")
-    return name
 
 
 def _forward(name: str, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -149,7 +138,7 @@ def fit_network(x: torch.Tensor, y: torch.Tensor, *, hidden_layers: int, width: 
     Minimises the mean squared error in float64 for at most ``iterations`` quasi-Newton steps from
     :func:`initial_weights` (seeded), and returns the module on ``device`` (default: ``x``'s device).
     """
-    name = activation_name(activation)
+    name = sg.activation_name(activation, trainable=True)
     hidden_layers, width = positive_int("hidden_layers", hidden_layers), positive_int("width", width)
     iterations = positive_int("iterations", iterations)
     if not isinstance(x, torch.Tensor) or x.ndim != 2 or not isinstance(y, torch.Tensor) or y.shape != (x.shape[0],):

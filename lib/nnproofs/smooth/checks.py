@@ -1,0 +1,350 @@
+"""The public checks of Definition ``def-smooth-gadgets`` and Theorem ``thm-constant-depth``, with their tolerances.
+
+:func:`check_gadget_rate` (the square and product gadgets against their error model) and
+:func:`check_constant_depth_rate` (one-sided, with a round-off floor, read at the asymptotic end; verdicts PASSED,
+INCONCLUSIVE or FAILED); :func:`evaluation_points`, :func:`round_off_floor`, :func:`local_slopes`,
+:func:`affine_maps` and :func:`default_Ks` are what they read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+
+import numpy as np
+import torch
+from torch import nn
+
+from .. import device as book_device
+from ..measure import nondyadic_grid, sup_error
+from ..rates import RateCheck, fit_loglog, rate_check
+from ..validate import as_finite_array, positive_int
+from . import gadgets as sg
+from .gadgets import product_gadget, square_gadget
+from .inputs import cells, degree, device_of, dimension, sizes, target
+from .network import constant_depth_network, critical_points
+
+EPS = sg.EPS
+GADGET_SLOPE_TOL = 0.1  # the gadget's error is c δ² (1 + O(δ²)): slope 2 up to ~0.01 for δ <= 0.1; 0.1 leaves room
+END_INTERVALS = 2  # the verdict reads the local slopes over the last two intervals of K above the floor
+END_SLOPE_TOL = 0.4  # see check_constant_depth_rate: in-class spread + 2 s.e. <= 0.38 (measured), a shortfall of
+#                      0.3 in Hölder smoothness lowers the slope by 0.6 (measured 0.60 and 0.66); 0.4 lies between
+# The float64 floor of the construction relative to the half-oscillation (max f - min f)/2 (the construction
+# removes the mid-range of f and adds it back as the output bias, so an offset does not lift the floor); measured
+# on polynomials of degree <= k that the construction reproduces exactly in exact arithmetic, K = 2..16: at most
+# 3.4e-10 for GELU and SiLU, whose σ(b) = 0; at most 3.3e-6 for softplus, tanh and sigmoid, whose σ(b) ≠ 0 makes
+# the gadgets' δ ≈ ε^(1/5)). OUTPUT_ROUNDING ε max|f| is added: the output bias m and f itself round to that.
+ROUND_OFF_FLOOR = {"gelu": 1e-9, "silu": 1e-9, "softplus": 5e-6, "tanh": 5e-6, "sigmoid": 5e-6}
+OUTPUT_ROUNDING = 4.0
+FLOOR_MARGIN = 10.0  # an interval is read when its larger-K error is >= 10 x the floor: round-off (<= 1/15 of the
+#                      floor constant) then moves that error by <= 1/150, its local slope by <= 0.03 for K'/K >= 5/4
+STEEPENING = 0.05  # local slopes that steepen by more than this at every step of the end are pre-asymptotic: once
+#                    asymptotic, neighbouring in-class local slopes differ by <= 0.03 (measured, tests/test_smooth.py)
+DEFAULT_DELTAS = (1e-1, 3e-2, 1e-2, 3e-3, 1e-3)
+
+
+def check_gadget_rate(activation: str, deltas: Sequence[float] = DEFAULT_DELTAS, *, base: float | None = None,
+                      stencil: str = "central", points: int = 2001, device=None) -> RateCheck:
+    """Check that the square gadget's sup error on ``[-1, 1]`` decays like ``δ²`` (slope ``2 ± 0.1``).
+
+    Requirements, central stencil (Definition ``def-smooth-gadgets``): for every ``δ`` the sup error equals the
+    error model's leading term ``|A| = δ²|σ⁽⁴⁾(b)|/(12|σ''(b)|)`` to within the Taylor remainder
+    ``δ⁴ max|σ⁽⁶⁾|/(360|σ''(b)|)`` plus the round-off bound
+    (:func:`nnproofs.smooth.gadgets.square_error_model`, :func:`nnproofs.smooth.gadgets.rounding_bound`): a
+    gadget whose weights are off by a relative ``3·10⁻⁶`` is rejected even at ``δ`` where its slope still looks
+    right. The product gadget's sup error on ``[-1, 1]²`` (a ``41 x 41`` grid, corners included, where its
+    leading term ``2xy(x² + y²)A`` peaks at ``4|A|``) equals ``4|A|`` within its remainder and round-off (squares
+    at radius 2), and its slope is ``2 ± 0.1``. One-sided stencil (the negative control): the sup error is at
+    most its own first-order Taylor bound :func:`nnproofs.smooth.gadgets.truncation_bound` plus round-off.
+    Errors are measured on ``points`` equispaced points (endpoints included: the error ``∝ x⁴`` peaks at
+    ``±1``). The slope holds until round-off (``~ε|σ(b)|/δ²``) takes over: pick ``δ`` above that floor.
+    """
+    name = sg.activation_name(activation)
+    deltas = as_finite_array("deltas", deltas, positive=True, min_size=2).tolist()
+    if len(set(deltas)) < 2:
+        raise ValueError(f"deltas needs at least two distinct values to fit a rate, got {deltas}")
+    if max(deltas) > 1:
+        raise ValueError(f"deltas must be in (0, 1], got {max(deltas)!r}")
+    points = positive_int("points", points)
+    if points < 3:
+        raise ValueError(f"points must be >= 3, got {points}")
+    device = device_of(device)
+    base_ = sg.base_point(name, 2) if base is None else sg.check_base_point(name, 2, base)
+    forward = stencil == "forward"
+    x = torch.linspace(-1.0, 1.0, points, dtype=torch.float64, device=device)[:, None]
+    side = torch.linspace(-1.0, 1.0, 41, dtype=torch.float64, device=device)
+    xy = torch.stack(torch.meshgrid(side, side, indexing="ij"), -1).reshape(-1, 2)
+    square_errors, product_errors, models, slack, product_slack = [], [], [], [], []
+    for delta in deltas:
+        square_errors.append(sup_error(square_gadget(name, delta, base=base_, stencil=stencil, device=device),
+                                       lambda t: t[:, 0] ** 2, x))
+        product_errors.append(sup_error(product_gadget(name, delta, base=base_, stencil=stencil, device=device),
+                                        lambda t: t[:, 0] * t[:, 1], xy))
+        rounding = sg.rounding_bound(name, 2, delta, base_, forward=forward)
+        if forward:
+            models.append(0.0)
+            slack.append(sg.truncation_bound(name, 2, delta, base_, forward=True) + rounding)
+            continue
+        leading, rest = sg.square_error_model(name, delta, base_)
+        _, rest_2 = sg.square_error_model(name, delta, base_, radius=2.0)
+        models.append(leading)
+        slack.append(rest + rounding)
+        product_slack.append(0.5 * (rest_2 + sg.rounding_bound(name, 2, delta, base_, radius=2.0)))
+    product_slope = float(np.polyfit(np.log(deltas), np.log(product_errors), 1)[0])
+    if forward:
+        model_held = {"sup error <= first-order Taylor bound + round-off bound for every δ":
+                      all(e <= b for e, b in zip(square_errors, slack))}
+    else:
+        model_held = {
+            "sup error = δ²|σ⁽⁴⁾(b)|/(12|σ''(b)|) within the Taylor remainder + round-off bound, every δ": all(
+                abs(e - m) <= b for e, m, b in zip(square_errors, models, slack)),
+            "product gadget: sup error = 4x that within its remainder + round-off bound, every δ": all(
+                abs(e - 4 * m) <= b for e, m, b in zip(product_errors, models, product_slack)),
+        }
+    return rate_check(
+        f"{name} square gadget ({stencil}): sup_[-1,1] |sq_δ(x) − x²| ∝ δ²",
+        deltas,
+        square_errors,
+        expected=2.0,
+        tolerance=GADGET_SLOPE_TOL,
+        quantity="slope of the square gadget's sup error against δ",
+        requirements={
+            **model_held,
+            f"product gadget: slope against δ within 2 ± {GADGET_SLOPE_TOL:g}": abs(product_slope - 2.0) <= GADGET_SLOPE_TOL,
+        },
+        notes={"base point b": base_, "σ''(b)": sg.derivative(name, 2, base_), "error model |A|": models,
+               "allowed deviation": slack, "product errors": product_errors, "product slope": product_slope},
+    )
+
+
+def evaluation_points(K: int, d: int, *, grid_size: int | None = None, device=None) -> torch.Tensor:
+    """Where :func:`check_constant_depth_rate` measures: an ``(n, d)`` float64 tensor in ``[0, 1]^d``.
+
+    ``d = 1``: ``grid_size`` non-dyadic points (default ``2^13``, ``2^15`` at full scale) and every
+    critical point of :func:`nnproofs.smooth.network.critical_points` (breakpoints of both grids, bump
+    edges, each with offsets up to three half-bands). ``d = 2``: a ``grid_size²`` non-dyadic grid (default
+    64, 128 at full scale); on each axis, the critical points crossed with 8 (full: 16) non-dyadic
+    values of the other coordinate; and every pair of critical centres (breakpoints and bump edges of both
+    grids), where bands of the two axes cross.
+    """
+    K, d = cells("K", K), dimension(d)
+    device = device_of(device)
+    critical = torch.tensor(critical_points(K), dtype=torch.float64, device=device)
+    if d == 1:
+        n = positive_int("grid_size", grid_size) if grid_size is not None else book_device.sizes(ci=1 << 13, full=1 << 15)
+        return torch.cat([nondyadic_grid(n, device=device), critical[:, None]])
+    n = positive_int("grid_size", grid_size) if grid_size is not None else book_device.sizes(ci=64, full=128)
+    line = nondyadic_grid(n, device=device)[:, 0]
+    dense = torch.stack(torch.meshgrid(line, line, indexing="ij"), -1).reshape(-1, 2)
+    other = nondyadic_grid(book_device.sizes(ci=8, full=16), device=device)[:, 0]
+    across = torch.stack(torch.meshgrid(critical, other, indexing="ij"), -1).reshape(-1, 2)
+    centres = torch.tensor(critical_points(K, offsets=False), dtype=torch.float64, device=device)
+    corners = torch.stack(torch.meshgrid(centres, centres, indexing="ij"), -1).reshape(-1, 2)
+    return torch.cat([dense, across, across.flip(1), corners])
+
+
+def _network_error(net: nn.Module, f: Callable, x: torch.Tensor) -> tuple[float, float]:
+    """Sup and RMS of ``net - f`` at ``x``, evaluating ``net`` in its own dtype, errors in float64."""
+    dtype = next(net.parameters()).dtype
+    sup = sup_error(lambda t: net(t.to(dtype)).to(torch.float64), f, x)
+    with torch.no_grad():
+        rms = float(torch.sqrt(((net(x.to(dtype)).to(torch.float64).reshape(-1) - f(x).reshape(-1)) ** 2).mean()))
+    return sup, rms
+
+
+def round_off_floor(activation: str, f: Callable, x: torch.Tensor) -> float:
+    """The float64 floor of the construction for ``f`` on the points ``x``:
+    ``η = ROUND_OFF_FLOOR[σ] · (max f - min f)/2 + OUTPUT_ROUNDING · ε · max|f|``.
+
+    The gadgets' round-off scales with the table's coefficients, which the network normalises by the size of
+    ``f - m``, ``m`` the mid-range that the construction removes (and adds back exactly as the output bias); the
+    constants are measured on polynomials that the construction reproduces exactly in exact arithmetic (see
+    :data:`ROUND_OFF_FLOOR`). An offset ``f + c`` therefore leaves ``η`` unchanged up to ``ε|c|``.
+    """
+    with torch.no_grad():
+        values = f(x).reshape(-1)
+    spread = 0.5 * float(values.max() - values.min())
+    size = float(values.abs().max())
+    return ROUND_OFF_FLOOR[sg.activation_name(activation)] * (spread if spread > 0 else 1.0) + OUTPUT_ROUNDING * EPS * size
+
+
+def local_slopes(Ks: Sequence[int], errors: Sequence[float]) -> list[float]:
+    """``log(e_{i+1}/e_i) / log(K_{i+1}/K_i)`` for the sizes in increasing order (one per interval)."""
+    order = np.argsort(Ks)
+    K = np.asarray(Ks, dtype=float)[order]
+    e = np.maximum(np.asarray(errors, dtype=float)[order], np.finfo(np.float64).tiny)
+    return (np.diff(np.log(e)) / np.diff(np.log(K))).tolist()
+
+
+def affine_maps(net: nn.Module, *, name: str = "build") -> list[nn.Linear]:
+    """The ``nn.Linear`` maps of ``net`` in order, nested ``nn.Sequential`` flattened: the depth that the check
+    counts. Any other module with submodules is refused (its depth cannot be read off the sequence)."""
+    if not isinstance(net, nn.Sequential):
+        raise TypeError(f"{name} must return an nn.Sequential (its affine maps are counted), got {type(net).__name__}")
+    maps = []
+    for i, module in enumerate(net):
+        if isinstance(module, nn.Sequential):
+            maps += affine_maps(module, name=name)
+        elif next(module.children(), None) is not None:
+            raise TypeError(f"{name} returned a Sequential whose entry {i} is a {type(module).__name__} with submodules;"
+                            " use (nested) nn.Sequential of Linear and activation modules, whose depth can be counted")
+        elif isinstance(module, nn.Linear):
+            maps.append(module)
+    return maps
+
+
+def _polynomial_degree_at_most(Ks: Sequence[int], counts: Sequence[int], degree: int) -> bool:
+    """Whether the integers ``counts`` at the sizes ``Ks`` lie on a polynomial of degree ``<= degree``:
+    the divided differences of order ``degree + 1`` vanish, computed exactly in rationals."""
+    points = sorted(zip(Ks, counts))
+    table = [Fraction(c) for _, c in points]
+    xs = [K for K, _ in points]
+    for order in range(1, degree + 2):
+        table = [(table[i + 1] - table[i]) / (xs[i + order] - xs[i]) for i in range(len(table) - 1)]
+    return all(v == 0 for v in table)
+
+
+def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activation: str = "gelu", d: int = 1,
+                              build: Callable[..., nn.Module] = constant_depth_network,
+                              grid_size: int | None = None, device=None) -> RateCheck:
+    """Check Theorem ``thm-constant-depth`` on ``f``: ``sup |f - f̂_K| = O(K^{-2(k+1)})`` at constant depth.
+
+    For every ``K`` in ``Ks``, ``build(f, k=k, K=K, activation=activation, d=d, device=device)`` (an
+    ``nn.Sequential``, nested ones flattened) is measured at :func:`evaluation_points` (a dense grid plus points
+    next to every breakpoint and band; in ``d = 2`` also every pair of critical points).
+
+    Claim: the error bound ``C K^{-2(k+1)} + η`` is an upper bound, so the check is one-sided with an
+    explicit floor ``η`` (:func:`round_off_floor`). The verdict rests on the asymptotic end: the
+    *local* slopes ``log(e_{i+1}/e_i)/log(K_{i+1}/K_i)`` over the last :data:`END_INTERVALS` intervals whose
+    larger-``K`` error is at least ``FLOOR_MARGIN · η`` must all be ``<= -2(k+1) + END_SLOPE_TOL``. Verdicts:
+
+    * PASSED: they are; or every error is within ``FLOOR_MARGIN · η`` (a target reproduced to round-off, such as
+      a polynomial of degree ``<= k``: the bound holds at the floor);
+    * INCONCLUSIVE: some error lies above ``FLOOR_MARGIN · η`` but fewer than ``END_INTERVALS`` intervals end
+      above it (too few sizes above the floor; two sizes give one interval, read when it is above); or the end slopes are too shallow while the local slopes still
+      steepen by more than :data:`STEEPENING` at every step of the last three read intervals (pre-asymptotic, as
+      for an analytic target with a nearby singularity: the rate may be reached at larger ``K``);
+    * FAILED: otherwise. A target outside the class (a kink, a Hölder exponent below ``k + 1``) has end slopes
+      that stay shallow or oscillate, not steepen steadily.
+
+    Tolerance: on smooth targets (the chapter's, ``sin 20πx``, ``e^{-3x} cos 5x``, Runge's; five
+    activations; ``k = 1, 2``; sizes that reach above the floor) the end slopes lie at most 0.34 above
+    ``-2(k+1)`` (``e^{-3x} cos 5x`` with the floor-limited activations, still pre-asymptotic at ``K <= 12``),
+    at most 0.38 with twice the standard error of the end fit added; a target whose Hölder smoothness
+    falls short of ``k + 1`` by 0.3 has an end slope 0.6 too shallow in theory, 0.60 (``k = 1``) and 0.66
+    (``k = 2``) measured. ``END_SLOPE_TOL = 0.4`` lies between; ``tests/test_smooth.py`` re-measures both.
+
+    Requirements: the same number of affine maps for every ``K``; the dense parameter count ``N`` (every
+    entry of every weight matrix and bias) is a polynomial of degree ``<= 2d`` in ``K`` (exact divided
+    differences of order ``2d + 1`` vanish) and its fitted slope against ``K`` is at most ``2d``, so
+    ``N = O(K^{2d})`` and the error is ``O(N^{-(k+1)/d})``. A fit of ``log N`` alone cannot see a ``K^{2d+1}``
+    term whose coefficient is small against ``N``'s at these ``K``. The exact test reads ``2d + 3`` sizes (two
+    divided differences of order ``2d + 1``; one alone can vanish by chance for a rounded count): when ``Ks`` has
+    fewer, ``N`` is also counted at the next larger ``K`` (built, not measured).
+    """
+    k, d, name = degree(k), dimension(d), sg.activation_name(activation)
+    Ks = sizes("Ks", Ks, 2)
+    if not callable(build):
+        raise TypeError(f"build must be a callable (f, *, k, K, activation, d, device) -> nn.Sequential, got {type(build).__name__}")
+    device = device_of(device)
+    f = target(f, d, device)
+    sups, rmss, params, depths, biggest, floors = [], [], [], [], [], []
+    for K in Ks:
+        net = _built(build, f, k=k, K=K, activation=name, d=d, device=device)
+        depths.append(len(affine_maps(net)))
+        x = evaluation_points(K, d, grid_size=grid_size, device=device)
+        sup, rms = _network_error(net, f, x)
+        sups.append(sup)
+        rmss.append(rms)
+        floors.append(round_off_floor(name, f, x))
+        params.append(sum(p.numel() for p in net.parameters()))
+        biggest.append(max(float(p.detach().abs().max()) for p in net.parameters()))
+    counted, counted_depths = dict(zip(Ks, params)), list(depths)
+    while len(counted) < 2 * d + 3:  # parameters only: two divided differences of order 2d + 1 must vanish
+        K = max(counted) + 1
+        net = _built(build, f, k=k, K=K, activation=name, d=d, device=device)
+        counted_depths.append(len(affine_maps(net)))
+        counted[K] = sum(p.numel() for p in net.parameters())
+        del net
+    floor = max(floors)
+    order = np.argsort(Ks)
+    sorted_K = [Ks[i] for i in order]
+    sorted_e = [sups[i] for i in order]
+    slopes = local_slopes(Ks, sups)
+    expected = -2.0 * (k + 1)
+    verdict = _end_verdict(sorted_K, sorted_e, slopes, floor, expected)
+    count_K = sorted(counted)
+    n_fit = fit_loglog(count_K, [counted[K] for K in count_K])
+    requirements = {
+        "the same number of affine maps for every K (constant depth)": len(set(counted_depths)) == 1,
+        f"N is a polynomial of degree <= {2 * d} in K (exact divided differences at K = {count_K})":
+            _polynomial_degree_at_most(count_K, [counted[K] for K in count_K], 2 * d),
+        f"fitted slope of log N against log K <= {2 * d} (N = O(K^{2 * d}))": n_fit.slope <= 2 * d + 1e-12,
+    }
+    n_slope = float(np.polyfit(np.log(np.array(params, dtype=float)), np.log(np.maximum(sups, 1e-300)), 1)[0])
+    return rate_check(
+        f"constant depth, {name}, k = {k}, d = {d}: sup|f − f̂_K| = O(K^(−2(k+1)))",
+        Ks,
+        np.maximum(sups, np.finfo(np.float64).tiny),
+        expected=expected,
+        tolerance=END_SLOPE_TOL,
+        sense="<=",
+        measured=verdict["measured"],
+        quantity=verdict["quantity"],
+        requirements=requirements,
+        inconclusive=verdict["inconclusive"],
+        notes={"local slopes": slopes, "intervals read (K)": [(sorted_K[i], sorted_K[i + 1]) for i in verdict["end"]],
+               "round-off floor η": floor, "affine maps": depths, "parameters N": params,
+               "N counted at K": count_K, "slope of log N against log K": n_fit.slope, "max |weight|": biggest,
+               "RMS error": rmss, "slope against N": n_slope, "predicted slope against N": -(k + 1) / d},
+    )
+
+
+def _built(build: Callable, f: Callable, **kw) -> nn.Sequential:
+    net = build(f, **kw)
+    if not isinstance(net, nn.Sequential):
+        raise TypeError(f"build must return an nn.Sequential (its affine maps are counted), got {type(net).__name__}"
+                        f" for K = {kw['K']}")
+    return net
+
+
+def _end_verdict(Ks: list[int], errors: list[float], slopes: list[float], floor: float, expected: float) -> dict:
+    """What :func:`check_constant_depth_rate` reads at the asymptotic end (sizes sorted): the measured end slope,
+    the intervals read, and why the data cannot decide (empty when they can)."""
+    read = [i for i in range(len(slopes)) if errors[i + 1] >= FLOOR_MARGIN * floor]
+    end = read[-END_INTERVALS:]
+    above = f"{FLOOR_MARGIN:g}x the round-off floor"
+    if max(errors) < FLOOR_MARGIN * floor:
+        return {"measured": expected, "end": [], "inconclusive": "",
+                "quantity": f"local slope against K (every error within {above}: the bound holds at the floor)"}
+    quantity = f"largest local slope against K over the last {END_INTERVALS} intervals above {above}"
+    needed = min(END_INTERVALS, len(slopes))  # two sizes give one interval: read it if it is above the floor
+    if len(read) < needed:
+        return {"measured": max(slopes[i] for i in read) if read else slopes[0], "end": read, "quantity": quantity,
+                "inconclusive": f"too few sizes above the floor: {len(read)} interval(s) of K end above {above}"
+                                f" (η = {floor:.2g}), {needed} needed; use smaller K or more sizes"}
+    measured = max(slopes[i] for i in end)
+    tail = [slopes[i] for i in read[-3:]]
+    steepening = all(later < earlier - STEEPENING for earlier, later in zip(tail, tail[1:]))
+    why = ""
+    if measured > expected + END_SLOPE_TOL and steepening:
+        why = (f"pre-asymptotic: the local slopes {[round(v, 2) for v in tail]} still steepen by more than"
+               f" {STEEPENING:g} at every step up to K = {Ks[end[-1] + 1]}; use larger K")
+    return {"measured": measured, "end": end, "quantity": quantity, "inconclusive": why}
+
+
+def default_Ks(k: int, d: int = 1, activation: str = "gelu") -> list[int]:
+    """The chapter's ``K`` for degree ``k`` and activation ``σ``: the chapter target's error stays at least
+    ``FLOOR_MARGIN`` times the round-off floor (1e-9 for GELU and SiLU, 5e-6 for the others, relative to
+    half the oscillation of ``f``) at the largest ``K`` read. For softplus, tanh and sigmoid with ``k = 3`` the
+    error reaches that floor by ``K = 3``: too few sizes lie above it and the verdict is INCONCLUSIVE."""
+    k, d, name = degree(k), dimension(d), sg.activation_name(activation)
+    if d == 2:
+        return book_device.sizes(ci=[3, 4], full=[3, 4, 5, 6, 7] if k < 2 else [3, 4, 5, 6])  # K = 2: pre-asymptotic
+    if name in ("gelu", "silu"):
+        full = {0: [8, 12, 16, 24, 32, 48, 64], 1: [8, 12, 16, 24, 32, 48, 64], 2: [6, 8, 12, 16, 24, 32],
+                3: [4, 6, 8, 10, 12]}[k]
+        return book_device.sizes(ci=[4, 6, 8, 12, 16] if k < 3 else [4, 5, 6, 8], full=full)
+    ci = {0: [4, 6, 8, 12, 16], 1: [4, 6, 8, 12], 2: [3, 4, 5], 3: [2, 3, 4]}[k]
+    full = {0: [8, 12, 16, 24, 32, 48, 64], 1: [4, 6, 8, 10, 12], 2: [3, 4, 5], 3: [2, 3, 4]}[k]
+    return book_device.sizes(ci=ci, full=full)

@@ -1,0 +1,73 @@
+"""Negative controls of chapter 1: constructions that break one ingredient of the proof, each rejected by a check.
+
+* :func:`relu_swapped_network` (broken: no curvature), :func:`without_coarse_factor_network` (a missing factor of
+  the partition of unity), :func:`float32_network` (single precision), :func:`padded_network` (``N`` growing like
+  ``K^{2d+1}``) are rejected by :func:`nnproofs.smooth.check_constant_depth_rate`;
+* the one-sided stencil at :data:`FORWARD_CONTROL_BASE` by :func:`nnproofs.smooth.check_gadget_rate`;
+* the target ``|x - 0.37|^OUT_OF_CLASS_EXPONENT`` (:func:`nnproofs.smooth.holder_target`), just outside the class
+  at ``k = 2``, by the rate check; ``comparison="relu"`` by :func:`nnproofs.smooth.check_relu_bottleneck`;
+  ``permute_labels=True`` by :func:`nnproofs.smooth.check_learning_curve`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import torch
+from torch import nn
+
+from . import gadgets as sg
+from .inputs import cells, degree, device_of, dimension, target
+from .network import build, constant_depth_network
+
+
+FORWARD_CONTROL_BASE = 1.0  # GELU'''(1) = -3φ(1) ≠ 0: there the one-sided stencil is first order
+OUT_OF_CLASS_EXPONENT = 2.7  # |x - 0.37|^2.7 is in C^2 but not C^3: 0.3 short of k + 1 = 3
+
+
+def relu_swapped_network(f: Callable, *, k: int, K: int, activation: str = "gelu", d: int = 1,
+                         device=None) -> nn.Sequential:
+    """Negative control: the same weights with ``nn.ReLU`` in place of ``σ`` (the square gadget then
+    computes ``|x|/δ``, not ``x²``)."""
+    net = constant_depth_network(f, k=k, K=K, activation=activation, d=d, device=device)
+    return nn.Sequential(*[m if isinstance(m, nn.Linear) else nn.ReLU() for m in net])
+
+
+def without_coarse_factor_network(f: Callable, *, k: int, K: int, activation: str = "gelu", d: int = 1,
+                                  device=None) -> nn.Sequential:
+    """Negative control: the weights ``ω_j = B_f`` without the coarse factor ``B_c``, so grid 0's weight
+    does not vanish where its coarse staircase is in transition (same depth and nearly the same size)."""
+    k, K, d, name = degree(k), cells("K", K), dimension(d), sg.activation_name(activation)
+    device = device_of(device)
+    return build(target(f, d, device), k=k, K=K, activation=name, d=d, coarse_factor=False, device=device)
+
+
+def float32_network(f: Callable, *, k: int, K: int, activation: str = "gelu", d: int = 1,
+                    device=None) -> nn.Sequential:
+    """Negative control: the float64 construction evaluated in float32 (parameters cast to float32)."""
+    return constant_depth_network(f, k=k, K=K, activation=activation, d=d, device=device).float()
+
+
+def padded_network(f: Callable, *, k: int, K: int, activation: str = "gelu", d: int = 1,
+                   device=None) -> nn.Sequential:
+    """Negative control of ``N = O(K^{2d})``: the network with ``⌈3K^{2d+1}/(n+2)⌉`` idle units (zero weights)
+    added to its last hidden layer of input width ``n``, i.e. about ``3K^{2d+1}`` more parameters. The
+    function and the depth are unchanged; only the parameter count grows faster than ``K^{2d}``."""
+    net = constant_depth_network(f, k=k, K=K, activation=activation, d=d, device=device)
+    hidden, output = net[-3], net[-1]
+    extra = math.ceil(3 * K ** (2 * d + 1) / (hidden.in_features + 2))
+    wider = nn.Linear(hidden.in_features, hidden.out_features + extra, dtype=hidden.weight.dtype,
+                      device=hidden.weight.device)
+    last = nn.Linear(hidden.out_features + extra, 1, dtype=output.weight.dtype, device=output.weight.device)
+    with torch.no_grad():
+        wider.weight.zero_()
+        wider.bias.zero_()
+        wider.weight[: hidden.out_features] = hidden.weight
+        wider.bias[: hidden.out_features] = hidden.bias
+        last.weight.zero_()
+        last.weight[:, : hidden.out_features] = output.weight
+        last.bias.copy_(output.bias)
+    padded = nn.Sequential(*net[:-3], wider, net[-2], last)
+    padded.requires_grad_(False)
+    return padded

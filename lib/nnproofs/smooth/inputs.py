@@ -1,0 +1,89 @@
+"""Checked inputs of chapter 1's public functions: errors that name the parameter, the value and what is allowed.
+
+Generic checks (positive ints, finite reals, integer lists) come from :mod:`nnproofs.validate`; this module adds
+what the chapter's theorem allows (``k <= 3``, ``d <= 2``, ``K >= 2``, float64) and the probe of a target.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Callable
+
+import torch
+
+from .. import device as book_device
+from ..validate import int_list
+
+MAX_K = 3  # local degree k <= 3: u^k is one finite difference of order k
+MAX_D = 2  # the monomials u^α need one product layer: two factors at most
+
+
+def degree(k) -> int:
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
+        raise TypeError(f"k must be an int, got {k!r} ({type(k).__name__})")
+    if not 0 <= k <= MAX_K:
+        raise ValueError(f"k must be in 0..{MAX_K} (the local degree; u^k is a finite difference of order k,"
+                         f" whose float64 round-off grows like eps/delta^k), got {k}")
+    return int(k)
+
+
+def cells(name: str, K) -> int:
+    if isinstance(K, bool) or not isinstance(K, numbers.Integral):
+        raise TypeError(f"{name} must be an int, got {K!r} ({type(K).__name__})")
+    if K < 2:
+        raise ValueError(f"{name} must be >= 2 (coarse cells per axis, each cut into K fine cells), got {K}")
+    return int(K)
+
+
+def dimension(d) -> int:
+    if isinstance(d, bool) or not isinstance(d, numbers.Integral):
+        raise TypeError(f"d must be an int, got {d!r} ({type(d).__name__})")
+    if not 1 <= d <= MAX_D:
+        raise ValueError(f"d must be 1 or 2 (the monomials u^α need products of at most two factors in one"
+                         f" layer), got {d}")
+    return int(d)
+
+
+def float64_only(dtype) -> torch.dtype:
+    if dtype != torch.float64:
+        raise ValueError(f"dtype={dtype} is not allowed: the construction needs float64 (its gadgets divide by"
+                         " δ² ≈ 1e-10 and its steps by slopes ~1e5; float32 loses every digit). Evaluate a float64"
+                         " network in float32 only as a negative control: float32_network(...)")
+    return dtype
+
+
+def target(f, d: int, device) -> Callable:
+    """``f`` if it maps an ``(n, d)`` float64 tensor to ``n`` finite values; else a clear error."""
+    if not callable(f):
+        raise TypeError(f"f must be a callable mapping an (n, d) float64 tensor to shape (n,), got {type(f).__name__}")
+    probe = torch.linspace(0.0, 1.0, 5 * d, dtype=torch.float64, device=device).reshape(5, d)
+    value = f(probe)
+    if not isinstance(value, torch.Tensor) or value.numel() != 5 or value.reshape(-1).shape != (5,):
+        shape = tuple(value.shape) if isinstance(value, torch.Tensor) else type(value).__name__
+        raise ValueError(f"f must map an (n, {d}) tensor to shape (n,); on a (5, {d}) tensor it returned {shape}")
+    if value.dtype != torch.float64:
+        raise ValueError(f"f must return float64 values (the check measures errors down to 1e-10), got {value.dtype}")
+    finite_values("f", value)
+    return f
+
+
+def finite_values(name: str, values: torch.Tensor) -> torch.Tensor:
+    """``values`` if every entry is finite, else a ValueError naming ``name`` and the first bad entry."""
+    bad = ~torch.isfinite(values.reshape(-1))
+    if bool(bad.any()):
+        i = int(bad.nonzero()[0])
+        raise ValueError(f"{name} returned a non-finite value ({float(values.reshape(-1)[i])}) at entry {i};"
+                         " the target must be finite on [0, 1]^d")
+    return values
+
+
+def sizes(name: str, values, minimum: int) -> list[int]:
+    """``values`` (a sequence, or a 1-D array of integers) as distinct ints ``>= minimum``, at least two of them."""
+    out = int_list(name, values, minimum, distinct=True)
+    if len(out) < 2:
+        raise ValueError(f"{name} needs at least two distinct values to fit a rate, got {out}")
+    return out
+
+
+def device_of(device) -> torch.device:
+    return book_device.device() if device is None else torch.device(device)
