@@ -76,6 +76,14 @@ def test_outcome_as_asserted(temporary_claim, control, passed, as_asserted):
     assert outcome.as_asserted is as_asserted
 
 
+@pytest.mark.parametrize(("control", "as_asserted"), [(True, False), (False, False)])
+def test_an_inconclusive_check_is_neither_a_claim_that_held_nor_a_rejected_control(control, as_asserted):
+    check = rate_check("undecided", [1, 2, 4], [1.0, 0.5, 0.25], expected=-1.0, tolerance=0.1,
+                       inconclusive="too few sizes above the floor")
+    assert check.verdict == "INCONCLUSIVE"
+    assert ledger.as_asserted(check, control) is as_asserted
+
+
 @pytest.mark.parametrize("keys", [["prelude/nope"], ["prelude/square", "nope"]])
 def test_run_claims_rejects_unknown_keys(keys):
     with pytest.raises(ValueError, match=r"unknown claim keys .*nope.*known keys: .*prelude/square"):

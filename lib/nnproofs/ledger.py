@@ -71,8 +71,13 @@ class Outcome:
 
     @property
     def as_asserted(self) -> bool:
-        """A claim holds when its check passes; a control holds when its check fails."""
-        return self.check.passed != self.claim.control
+        """A claim holds when its check passes; a control holds when its check fails (not when it is inconclusive)."""
+        return as_asserted(self.check, self.claim.control)
+
+
+def as_asserted(check: RateCheck, control: bool) -> bool:
+    """``PASSED`` for a claim, ``FAILED`` for a negative control: an INCONCLUSIVE control has not been rejected."""
+    return check.verdict == ("FAILED" if control else "PASSED")
 
 
 def claim(key: str, *, chapter: str, label: str, statement: str, control: bool = False):
@@ -140,7 +145,7 @@ def record(key: str, check: RateCheck) -> None:
     from .device import device
 
     records = _RECORDED.setdefault(c.chapter, {})
-    records[key] = {"key": key, "control": c.control, "as_asserted": check.passed != c.control,
+    records[key] = {"key": key, "control": c.control, "as_asserted": as_asserted(check, c.control),
                     "check": check.to_dict()}
     folder = records_dir()
     if folder is None:

@@ -95,15 +95,5 @@ def int_list(name: str, values, minimum: int = 1, *, distinct: bool = False) -> 
 
 
 def int_at_least(name: str, value, minimum: int) -> int:
-    """``value`` if it is an int ``>= minimum`` (not a bool), else a ValueError naming ``name`` and the minimum."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}")
-    return int(value)
-
-
-def positive_real(name: str, value) -> float:
-    """``value`` as a float if it is a finite real number ``> 0``, else an error naming ``name``."""
-    value = finite_real(name, value)
-    if value <= 0:
-        raise ValueError(f"{name} must be > 0, got {value!r}")
-    return value
+    """``value`` if it is an int ``>= minimum`` (not a bool), else a ValueError/TypeError naming ``name`` and the minimum."""
+    return _integer(name, value, minimum, f"an int >= {minimum}")
