@@ -18,7 +18,7 @@ NBVAL := --nbval --nbval-current-env --nbval-cell-timeout 300 --nbval-sanitize-w
 GPU_PYTHON ?= python3
 GPU_SCALE  ?= full
 GPU_OUT    ?= gpu-results
-# A smoke run of the same script (CI on the CPU): only these claims, and the benchmarks' fewest repeats.
+# A smoke run of the same script (CI on the CPU): only these claims, and the barrier benchmark with --smoke.
 GPU_CLAIMS ?=
 GPU_BENCH_ARGS ?=
 

@@ -36,6 +36,7 @@ from timing import best_time, timed, write_results
 
 REPEATS = book_device.sizes(ci=3, full=1)  # best of REPEATS runs after a warm-up, for every method alike
 BEZIER_MAX_STEPS = 5000
+SMOKE_BEZIER_STEPS = 100
 CONVERGE = 0.01  # Bezier training stops when the largest barrier fell by less than 1% over CHECK_EVERY steps
 CHECK_EVERY = 100
 
@@ -46,7 +47,8 @@ def best(fn, device: torch.device, repeats: int = REPEATS):
     return result, min(timed(fn, device)[1] for _ in range(repeats))
 
 
-def measure(n: int, loss: str, width: int, seeds: int, device: torch.device, repeats: int = REPEATS) -> dict:
+def measure(n: int, loss: str, width: int, seeds: int, device: torch.device, repeats: int = REPEATS,
+            bezier_steps: int = BEZIER_MAX_STEPS) -> dict:
     x, y = barrier.teacher_data(n, loss=loss, device=device)
     W, a = barrier.train_networks(x, y, width=width, seeds=seeds, loss=loss, seed=width)
     pairs = [((W[i], a[i]), (W[j], a[j])) for i, j in itertools.combinations(range(seeds), 2)]
@@ -54,7 +56,7 @@ def measure(n: int, loss: str, width: int, seeds: int, device: torch.device, rep
     lipschitz = barrier.get_loss(loss).lipschitz
     level = max(max(float(c) for c in barrier.cost(W, a, x, y, loss=loss, lam=barrier.LAMBDA)), 1e-300)
 
-    finders = barrier.path_finders(pairs, x, y, loss=loss, bezier_steps=BEZIER_MAX_STEPS, converge=CONVERGE,
+    finders = barrier.path_finders(pairs, x, y, loss=loss, bezier_steps=bezier_steps, converge=CONVERGE,
                                    check_every=CHECK_EVERY)
     methods = {}
     for method, build in finders.items():
@@ -89,20 +91,20 @@ def measure(n: int, loss: str, width: int, seeds: int, device: torch.device, rep
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", help="write the results as JSON here")
-    parser.add_argument("--repeats", type=int, default=REPEATS,
-                        help=f"best of this many timed runs after a warm-up (default {REPEATS}; 1 for a smoke run)")
+    parser.add_argument("--smoke", action="store_true",
+                        help="a smoke run that only shows the script works: the first configuration, one pair,"
+                             f" Bezier curves trained for at most {SMOKE_BEZIER_STEPS} steps, one timed run")
     args = parser.parse_args(argv)
-    if args.repeats < 1:
-        parser.error(f"--repeats must be a positive integer, got {args.repeats}")
     dev = book_device.setup()
-    seeds = book_device.sizes(ci=4, full=10)
+    seeds = 2 if args.smoke else book_device.sizes(ci=4, full=10)
     configs = book_device.sizes(
         ci=[(2, "huber", 32), (2, "huber", 128), (3, "bce", 64)],
         full=[(n, loss, m) for n in (2, 3) for loss in barrier.LOSSES for m in (16, 32, 64, 128)],
     )
+    repeats, bezier_steps = (1, SMOKE_BEZIER_STEPS) if args.smoke else (REPEATS, BEZIER_MAX_STEPS)
     rows = []
-    for n, loss, width in configs:
-        row = measure(n, loss, width, seeds, dev, args.repeats)
+    for n, loss, width in configs[:1] if args.smoke else configs:
+        row = measure(n, loss, width, seeds, dev, repeats, bezier_steps)
         rows.append(row)
         print(f"n={n} {loss} m={width} ({row['pairs']} pairs, cost level {row['level']:.3g}); time to a path with a"
               f" known barrier, per pair, as a multiple of the adaptive construction's"
