@@ -454,12 +454,34 @@ def test_end_slope_tolerance_lies_between_in_class_spread_and_out_of_class_short
 
 @pytest.mark.parametrize("activation", ["gelu", "tanh"])
 @pytest.mark.parametrize(("k", "f"), [(1, lambda x: 1 - 2 * x[:, 0]), (2, lambda x: 1 + x[:, 0] - 3 * x[:, 0] ** 2)])
-def test_polynomials_pass_at_the_floor(k, f, activation):
-    """One-sided with a floor: a target reproduced to round-off passes with no interval read."""
+def test_polynomials_are_inconclusive_at_the_floor(k, f, activation):
+    """One-sided with a floor: a target reproduced to round-off meets the bound at the floor, but no interval is read,
+    so no rate is measured: INCONCLUSIVE, with a measured slope (the largest local one), not the expected one."""
     check = check_constant_depth_rate(f, k=k, Ks=smooth.default_Ks(k, activation=activation), activation=activation,
                                       device="cpu")
-    assert check.passed and check.notes["intervals read (K)"] == []
+    assert check.verdict == "INCONCLUSIVE" and check.inconclusive.startswith("no size above the floor")
+    assert check.notes["intervals read (K)"] == [] and check.measured == max(check.notes["local slopes"])
     assert max(check.y) <= check.notes["round-off floor η"]
+
+
+def test_a_non_smooth_part_hidden_under_a_large_polynomial_is_not_passed():
+    """100x + |x - a|^1.7 with tanh at k = 1: the polynomial lifts the floor above every error, so nothing is read."""
+    check = check_constant_depth_rate(lambda x: 100 * x[:, 0] + smooth.holder_target(1.7)(x), k=1,
+                                      Ks=smooth.default_Ks(1, activation="tanh"), activation="tanh", device="cpu")
+    assert check.verdict == "INCONCLUSIVE" and check.inconclusive.startswith("no size above the floor")
+    assert check.measured != check.expected
+
+
+@pytest.mark.parametrize(("f", "k", "Ks", "d"), [
+    (lambda x: (x[:, 0] > 0.43).to(F64), 2, [6, 16], 1),
+    (smooth.holder_target(1.2), 1, [8, 12], 1),
+    (lambda x: (x[:, 0] + x[:, 1] - 0.8).abs(), 1, smooth.default_Ks(1, d=2), 2),
+])
+def test_a_single_shallow_interval_is_failed(f, k, Ks, d):
+    """Two sizes give one interval: it has no step, so it cannot be called steepening (pre-asymptotic)."""
+    check = check_constant_depth_rate(f, k=k, Ks=Ks, d=d, grid_size=24 if d == 2 else None, device="cpu")
+    assert len(check.notes["intervals read (K)"]) == 1
+    assert check.verdict == "FAILED" and check.measured > check.expected + check.tolerance
 
 
 def test_parameters_growing_like_k_cubed_are_rejected():
@@ -503,6 +525,45 @@ def test_rate_check_accepts_integer_arrays():
     assert check.x == (4.0, 6.0, 8.0)
 
 
+@pytest.mark.parametrize("Ks", [[4.0, 6.0], np.array([4.0, 6.0])])
+def test_integer_valued_float_sizes_are_read_alike_as_list_or_array(Ks):
+    check = check_constant_depth_rate(smooth.chapter_target, k=1, Ks=Ks, device="cpu")
+    assert check.x == (4.0, 6.0)
+    with pytest.raises(ValueError, match=r"Ks\[1\] = 6.5 is not an integer"):
+        check_constant_depth_rate(smooth.chapter_target, k=1, Ks=type(Ks)([4.0, 6.5]) if isinstance(Ks, list)
+                                  else np.array([4.0, 6.5]), device="cpu")
+
+
+class Dense(nn.Module):
+    """A hand-written affine layer that is a leaf module: a hidden layer the depth count must not miss."""
+
+    def __init__(self):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(1, 1, dtype=F64))
+        self.bias = nn.Parameter(torch.zeros(1, dtype=F64))
+
+    def forward(self, x):
+        return x @ self.weight.T + self.bias
+
+
+class Oracle(nn.Module):
+    """A parameter-free leaf that returns the target itself."""
+
+    def forward(self, x):
+        return smooth.chapter_target(x)[:, None]
+
+
+@pytest.mark.parametrize(("build", "entry"), [
+    (lambda f, **kw: nn.Sequential(*constant_depth_network(f, **kw), *[Dense() for _ in range(kw["K"])]), 13),
+    (lambda f, **kw: nn.Sequential(nn.Linear(1, 1, dtype=F64), nn.Sequential(Oracle())), 0),
+])
+def test_leaf_modules_whose_depth_cannot_be_counted_are_refused(build, entry):
+    """Depth growing with K through leaf affine layers, or a leaf computing f, must not pass as constant depth."""
+    name = "Dense" if entry else "Oracle"
+    with pytest.raises(TypeError, match=rf"build returned a Sequential whose entry {entry} is a {name}; its depth"):
+        check_constant_depth_rate(smooth.chapter_target, k=1, Ks=smooth.default_Ks(1), build=build, device="cpu")
+
+
 @pytest.mark.parametrize(
     ("call", "error", "pattern"),
     [
@@ -518,6 +579,14 @@ def test_rate_check_accepts_integer_arrays():
          ValueError, r"f must map an \(n, 1\) tensor to shape \(n,\); on a \(5, 1\) tensor it returned \(5, 2\)"),
         (lambda: check_learning_curve(smooth.learning_target, activation="gelu", ns=[10, 20], seed=-1),
          ValueError, r"seed must be an int >= 0"),
+        (lambda: check_learning_curve(lambda x: torch.ones(x.shape[0], dtype=F64), activation="gelu", ns=[10, 20]),
+         ValueError, r"f is constant \(1.0\) on the test grid: its null error ‖f − mean f‖² is 0"),
+        (lambda: check_constant_depth_rate(smooth.chapter_target, k=1, Ks=[4, 6],
+                                           build=lambda f, **kw: nn.Sequential(nn.Identity()), device="cpu"),
+         ValueError, r"build returned an nn.Sequential without parameters for K = 4"),
+        (lambda: check_constant_depth_rate(lambda x: torch.where((x[:, 0] > 0.6) & (x[:, 0] < 0.6001), torch.nan,
+                                                                 torch.sin(x[:, 0])), k=1, Ks=[4, 6], device="cpu"),
+         ValueError, r"f returned a non-finite value \(nan\)"),
     ],
 )
 def test_bad_input_is_named(call, error, pattern):

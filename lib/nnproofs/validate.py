@@ -67,8 +67,13 @@ def int_list(name: str, values, minimum: int = 1, *, distinct: bool = False) -> 
     """``values`` as a non-empty list of ints ``>= minimum``, else an error naming ``name``.
 
     Accepts a sequence, a range or a 1-D numpy array (an integer array, or a float array whose entries are
-    all integers); ``distinct=True`` also refuses a repeated value.
+    all integers); a list or tuple with float entries is read as such a float array, so ``[4.0, 6.0]`` and
+    ``np.array([4.0, 6.0])`` are accepted alike and ``[4.5, 6]`` is refused alike. ``distinct=True`` also
+    refuses a repeated value.
     """
+    if isinstance(values, (list, tuple)) and any(isinstance(v, (float, np.floating)) for v in values) and all(
+            isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in values):
+        values = np.asarray(values, dtype=np.float64)
     if isinstance(values, np.ndarray):
         if values.ndim != 1:
             raise ValueError(f"{name} must be one-dimensional, got an array of shape {values.shape}")

@@ -21,7 +21,7 @@ from ..rates import RateCheck, fit_loglog, rate_check
 from ..validate import as_finite_array, positive_int
 from . import gadgets as sg
 from .gadgets import product_gadget, square_gadget
-from .inputs import cells, degree, device_of, dimension, sizes, target
+from .inputs import cells, degree, device_of, dimension, finite_values, sizes, target
 from .network import constant_depth_network, critical_points
 
 EPS = sg.EPS
@@ -146,6 +146,8 @@ def evaluation_points(K: int, d: int, *, grid_size: int | None = None, device=No
 def _network_error(net: nn.Module, f: Callable, x: torch.Tensor) -> tuple[float, float]:
     """Sup and RMS of ``net - f`` at ``x``, evaluating ``net`` in its own dtype, errors in float64."""
     dtype = next(net.parameters()).dtype
+    with torch.no_grad():
+        finite_values("f", f(x))  # name f when the target, not the network, is not finite
     sup = sup_error(lambda t: net(t.to(dtype)).to(torch.float64), f, x)
     with torch.no_grad():
         rms = float(torch.sqrt(((net(x.to(dtype)).to(torch.float64).reshape(-1) - f(x).reshape(-1)) ** 2).mean()))
@@ -176,9 +178,15 @@ def local_slopes(Ks: Sequence[int], errors: Sequence[float]) -> list[float]:
     return (np.diff(np.log(e)) / np.diff(np.log(K))).tolist()
 
 
+# The leaves whose depth the check can count: affine maps, the activations (ReLU for the control that swaps it in)
+# and the identity. Any other leaf could hide layers (an affine map of its own) or compute f outright.
+ACTIVATION_MODULES = (nn.GELU, nn.SiLU, nn.Softplus, nn.Tanh, nn.Sigmoid, nn.ReLU, nn.Identity)
+
+
 def affine_maps(net: nn.Module, *, name: str = "build") -> list[nn.Linear]:
     """The ``nn.Linear`` maps of ``net`` in order, nested ``nn.Sequential`` flattened: the depth that the check
-    counts. Any other module with submodules is refused (its depth cannot be read off the sequence)."""
+    counts. Every other entry must be one of :data:`ACTIVATION_MODULES`; any other module (with submodules, or a
+    leaf such as a hand-written affine layer or a module that returns ``f``) is refused: its depth cannot be read."""
     if not isinstance(net, nn.Sequential):
         raise TypeError(f"{name} must return an nn.Sequential (its affine maps are counted), got {type(net).__name__}")
     maps = []
@@ -190,6 +198,10 @@ def affine_maps(net: nn.Module, *, name: str = "build") -> list[nn.Linear]:
                             " use (nested) nn.Sequential of Linear and activation modules, whose depth can be counted")
         elif isinstance(module, nn.Linear):
             maps.append(module)
+        elif not isinstance(module, ACTIVATION_MODULES):
+            allowed = ", ".join(m.__name__ for m in (nn.Linear,) + ACTIVATION_MODULES)
+            raise TypeError(f"{name} returned a Sequential whose entry {i} is a {type(module).__name__}; its depth"
+                            f" cannot be counted: use (nested) nn.Sequential of {allowed}")
     return maps
 
 
@@ -218,12 +230,15 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
     *local* slopes ``log(e_{i+1}/e_i)/log(K_{i+1}/K_i)`` over the last :data:`END_INTERVALS` intervals whose
     larger-``K`` error is at least ``FLOOR_MARGIN · η`` must all be ``<= -2(k+1) + END_SLOPE_TOL``. Verdicts:
 
-    * PASSED: they are; or every error is within ``FLOOR_MARGIN · η`` (a target reproduced to round-off, such as
-      a polynomial of degree ``<= k``: the bound holds at the floor);
-    * INCONCLUSIVE: some error lies above ``FLOOR_MARGIN · η`` but fewer than ``END_INTERVALS`` intervals end
-      above it (too few sizes above the floor; two sizes give one interval, read when it is above); or the end slopes are too shallow while the local slopes still
-      steepen by more than :data:`STEEPENING` at every step of the last three read intervals (pre-asymptotic, as
-      for an analytic target with a nearby singularity: the rate may be reached at larger ``K``);
+    * PASSED: they are;
+    * INCONCLUSIVE: every error is within ``FLOOR_MARGIN · η`` (no size above the floor: a target reproduced to
+      round-off, such as a polynomial of degree ``<= k``, meets the bound at the floor but shows no rate); or some
+      error lies above ``FLOOR_MARGIN · η`` but fewer than ``END_INTERVALS`` intervals end above it (too few sizes
+      above the floor; two sizes give one interval, read when it is above); or the end slopes are too shallow while
+      the local slopes still steepen by more than :data:`STEEPENING` at every step of the last three read intervals
+      (pre-asymptotic, as for an analytic target with a nearby singularity: the rate may be reached at larger ``K``).
+      Steepening needs two read intervals: a single read interval (two sizes, such as the ``d = 2`` defaults) that
+      is too shallow is FAILED;
     * FAILED: otherwise. A target outside the class (a kink, a Hölder exponent below ``k + 1``) has end slopes
       that stay shallow or oscillate, not steepen steadily.
 
@@ -305,6 +320,9 @@ def _built(build: Callable, f: Callable, **kw) -> nn.Sequential:
     if not isinstance(net, nn.Sequential):
         raise TypeError(f"build must return an nn.Sequential (its affine maps are counted), got {type(net).__name__}"
                         f" for K = {kw['K']}")
+    if next(net.parameters(), None) is None:
+        raise ValueError(f"build returned an nn.Sequential without parameters for K = {kw['K']}; it must hold the"
+                         " construction's nn.Linear maps (their parameters are counted and set the dtype)")
     return net
 
 
@@ -315,8 +333,9 @@ def _end_verdict(Ks: list[int], errors: list[float], slopes: list[float], floor:
     end = read[-END_INTERVALS:]
     above = f"{FLOOR_MARGIN:g}x the round-off floor"
     if max(errors) < FLOOR_MARGIN * floor:
-        return {"measured": expected, "end": [], "inconclusive": "",
-                "quantity": f"local slope against K (every error within {above}: the bound holds at the floor)"}
+        return {"measured": max(slopes), "end": [], "quantity": "largest local slope against K (none read)",
+                "inconclusive": f"no size above the floor: every error lies within {above} (η = {floor:.2g}), so no"
+                                " interval of K can be read; the bound holds at the floor, the rate is not measured"}
     quantity = f"largest local slope against K over the last {END_INTERVALS} intervals above {above}"
     needed = min(END_INTERVALS, len(slopes))  # two sizes give one interval: read it if it is above the floor
     if len(read) < needed:
@@ -324,8 +343,8 @@ def _end_verdict(Ks: list[int], errors: list[float], slopes: list[float], floor:
                 "inconclusive": f"too few sizes above the floor: {len(read)} interval(s) of K end above {above}"
                                 f" (η = {floor:.2g}), {needed} needed; use smaller K or more sizes"}
     measured = max(slopes[i] for i in end)
-    tail = [slopes[i] for i in read[-3:]]
-    steepening = all(later < earlier - STEEPENING for earlier, later in zip(tail, tail[1:]))
+    tail = [slopes[i] for i in read[-3:]]  # a single interval has no step: it cannot be called steepening
+    steepening = len(tail) > 1 and all(later < earlier - STEEPENING for earlier, later in zip(tail, tail[1:]))
     why = ""
     if measured > expected + END_SLOPE_TOL and steepening:
         why = (f"pre-asymptotic: the local slopes {[round(v, 2) for v in tail]} still steepen by more than"

@@ -47,11 +47,7 @@ def learning_curve(f: Callable, *, activation: str, ns: Sequence[int], noise: fl
     width = width or (lambda n: math.ceil(math.sqrt(n)))
     device = device_of(device)
     f = target(f, d, device)
-    if d == 1:
-        test = nondyadic_grid(test_size or 4096, device=device)
-    else:
-        line = nondyadic_grid(test_size or 64, device=device)[:, 0]
-        test = torch.stack(torch.meshgrid(line, line, indexing="ij"), -1).reshape(-1, 2)
+    test = _test_points(d, test_size, device)
     truth = finite_values("f", f(test).reshape(-1))
     errors = []
     for n in ns:
@@ -73,6 +69,14 @@ def learning_curve(f: Callable, *, activation: str, ns: Sequence[int], noise: fl
             "null MSE": float(((truth - truth.mean()) ** 2).mean())}
 
 
+def _test_points(d: int, test_size: int | None, device) -> torch.Tensor:
+    """The test grid: ``test_size`` (default 4096) non-dyadic points in 1-D, ``test_size²`` (default 64²) in 2-D."""
+    if d == 1:
+        return nondyadic_grid(test_size or 4096, device=device)
+    line = nondyadic_grid(test_size or 64, device=device)[:, 0]
+    return torch.stack(torch.meshgrid(line, line, indexing="ij"), -1).reshape(-1, 2)
+
+
 def check_learning_curve(f: Callable, *, activation: str, ns: Sequence[int], noise: float = 0.1, seeds: int = 3,
                          seed: int = 0, d: int = 1, iterations: int = 300, permute_labels: bool = False, device=None) -> RateCheck:
     """Illustration of Theorem ``thm-erm-rate``: the median test MSE falls at least like ``n^-0.4`` and ends
@@ -89,8 +93,14 @@ def check_learning_curve(f: Callable, *, activation: str, ns: Sequence[int], noi
     ``n^{-2s/(2s+d)}`` (about ``n^-1`` for analytic targets; ``n^-0.8`` for one-hidden-layer ReLU in 1-D),
     but at these sizes the slope is set by noise and optimisation as much as by approximation, and an
     ordering of the activations' slopes is not robust (research notes, §5). With
-    ``permute_labels=True`` the labels carry no information and the check must fail.
+    ``permute_labels=True`` the labels carry no information and the check must fail. A target constant on the
+    test grid has null error 0, which no learner can end below half of: it is refused (ValueError naming ``f``).
     """
+    device, d = device_of(device), dimension(d)
+    values = finite_values("f", target(f, d, device)(_test_points(d, None, device)).reshape(-1))
+    if float(values.max() - values.min()) == 0.0:
+        raise ValueError(f"f is constant ({float(values[0])!r}) on the test grid: its null error ‖f − mean f‖² is 0,"
+                         " so no test MSE can end below half of it; use a non-constant target")
     curve = learning_curve(f, activation=activation, ns=ns, noise=noise, seeds=seeds, seed=seed, d=d,
                            iterations=iterations, permute_labels=permute_labels, device=device)
     last = int(np.argmax(curve["n"]))
