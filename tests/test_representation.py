@@ -519,3 +519,18 @@ def test_unbiasedness_is_inconclusive_where_it_cannot_resolve_a_ten_percent_offs
     chapter = rep.check_unbiasedness(poly, w, width=10_000, replicates=100, test_points=20, seed=330)
     assert chapter.inconclusive == "" and rep.DETECTION_RESOLUTIONS * chapter.notes[
         "resolution r = √(pooled prediction)/‖f − f_0‖"] <= rep.DETECTION_LIMIT
+
+
+def test_float_coefficients_are_read_exactly_by_every_explicit_construction():
+    """Float coefficients crashed the explicit kernels (ArithmeticError: 1.0*x1**2 − K[1.0*x1**2] not divisible by
+    |x|²); they are now read as the rationals of their decimal forms, as in check_fischer_identity."""
+    from nnproofs.representation.quadrature import representation_quadrature
+    v = X[:3]
+    for poly, exact in ((v[0] ** 2 + 0.5, v[0] ** 2 + sympy.Rational(1, 2)),
+                        (v[0] ** 2 * v[1] + 0.1 * v[2], v[0] ** 2 * v[1] + v[2] / 10)):
+        assert sym.inverse_relu_operator(poly, v) == sym.inverse_relu_operator(exact, v)
+        for build in (rep.explicit_representation, rep.explicit_sphere_representation):
+            assert build(poly, v).represents_target()
+            assert build(poly, v).rms_bound() == pytest.approx(build(exact, v).rms_bound(), rel=1e-12)
+        value = float(exact.subs(dict(zip(v, (0.3, 0.4, 0.5)))))
+        assert representation_quadrature(poly, v, [0.3, 0.4, 0.5], kernel="explicit") == pytest.approx(value, rel=1e-9)
