@@ -548,3 +548,24 @@ def test_rate_claim_holds_at_the_minimum_replicates_on_seeds_the_chapter_never_u
         check = rep.check_monte_carlo_rate(poly, v, ns=[1000, 2000, 4000, 8000], replicates=rep.RATE_MIN_REPLICATES,
                                            seed=seed)
         assert check.passed, (seed, check.measured, check.notes["median MSE/prediction"])
+
+
+def test_bad_seeds_builds_targets_and_overflowing_moments_are_named():
+    """Each used to give an unnamed RuntimeError/OverflowError/AttributeError, or a silently wrong verdict."""
+    v = X[:3]
+    poly = v[0] ** 2 + v[1]
+    for seed, error in ((1.5, TypeError), (None, TypeError), ("a", TypeError), (-1, ValueError), (2**70, ValueError)):
+        with pytest.raises(error, match="seed"):
+            rep.check_monte_carlo_rate(poly, v, ns=[1000, 2000], replicates=10, seed=seed)
+        with pytest.raises(error, match="seed"):
+            rep.check_unbiasedness(poly, v, width=1000, replicates=20, seed=seed)
+    with pytest.raises(TypeError, match="build must return a SharpenedRepresentation"):
+        rep.check_monte_carlo_rate(poly, v, ns=[1000, 2000], replicates=10, build=lambda *a, **k: 3)
+    with pytest.raises(TypeError, match="target must return a pair"):
+        rep.check_dimension_stability(lambda d: X[0] ** 2, [2, 3])
+    for check in (rep.check_dimension_stability, rep.compare_constants):  # the old verdict: PASSED, d ignored
+        with pytest.raises(ValueError, match=r"target\(2\) must return 2 variables"):
+            check(lambda d: (poly, v), [2, 5])
+    for scale in (1e160, 1e-170):
+        with pytest.raises(ValueError, match="not finite and positive in float64"):
+            rep.sharpened_representation(scale * v[0] ** 2 + v[1], v)

@@ -11,7 +11,7 @@ import torch
 
 from ..measure import input_law, sample_inputs
 from ..rates import RateCheck, rate_check
-from ..validate import positive_int, positive_real
+from ..validate import nonnegative_int, positive_int, positive_real
 from . import symbolic as sym
 from .moments import MOMENT_RTOL
 from .quadrature import funk_hecke_eigenvalue
@@ -50,14 +50,36 @@ EIGEN_RTOL = 1e-10  # Funk–Hecke quadrature (QUADPACK with algebraic weight) a
 def _representation_and_test_points(poly, variables, sigma, inputs, build, seed: int, test_points: int):
     """``build``'s representation of ``poly``, a seeded generator, ``test_points`` inputs and ``f`` on them."""
     input_law(inputs)
-    if not callable(build):
-        raise TypeError(f"build must be a callable like sharpened_representation, got {type(build).__name__}")
-    rep = build(poly, variables, sigma=sigma, inputs=inputs)
+    seed = nonnegative_int("seed", seed)
+    if seed >= 2**63:
+        raise ValueError(f"seed must be < 2**63 (a torch generator seed), got {seed}")
+    rep = _built(build, poly, variables, sigma, inputs)
     if not rep.weights:
         raise ValueError(f"poly = {poly} is constant: there is nothing to approximate, the error is 0 for every n")
     g = torch.Generator(device=rep.device).manual_seed(seed)
     x = sample_inputs(test_points, rep.dimension, inputs, generator=g)
     return rep, g, x, rep.target(x)
+
+
+def _built(build, poly, variables, sigma, inputs) -> SharpenedRepresentation:
+    """``build(poly, variables, sigma=sigma, inputs=inputs)``, else a TypeError naming ``build``."""
+    if not callable(build):
+        raise TypeError(f"build must be a callable like sharpened_representation, got {type(build).__name__}")
+    rep = build(poly, variables, sigma=sigma, inputs=inputs)
+    if not isinstance(rep, SharpenedRepresentation):
+        raise TypeError(f"build must return a SharpenedRepresentation, got {type(rep).__name__}")
+    return rep
+
+
+def _target_at(target, d: int) -> tuple:
+    """``target(d)``, checked to be ``(poly, variables)`` with ``d`` variables."""
+    out = target(d)
+    if not (isinstance(out, tuple) and len(out) == 2):
+        raise TypeError(f"target must return a pair (poly, variables), got {type(out).__name__} for d = {d}")
+    variables = sym.check_variables(out[1])
+    if len(variables) != d:
+        raise ValueError(f"target({d}) must return {d} variables, got {len(variables)}: {[str(v) for v in variables]}")
+    return out[0], variables
 
 
 def check_monte_carlo_rate(
@@ -243,13 +265,11 @@ def check_dimension_stability(
         raise ValueError(f"ds must be increasing with at least two dimensions, got {ds}")
     input_law(inputs)
     build = sharpened_representation if build is None else build
-    if not callable(build):
-        raise TypeError(f"build must be a callable like sharpened_representation, got {type(build).__name__}")
     ratios: dict[int, list[float]] = {}
     bounds, ceilings_hold, represents = [], True, True
     for d in ds:
-        poly, variables = target(d)
-        rep = build(poly, variables, sigma=sigma, inputs=inputs)
+        poly, variables = _target_at(target, d)
+        rep = _built(build, poly, variables, sigma, inputs)
         if not rep.weights:
             raise ValueError(f"target({d}) is constant: nothing to approximate")
         represents &= rep.represents_target()
@@ -358,7 +378,7 @@ def compare_constants(target: Callable[[int], tuple], ds: Sequence[int], *, inpu
     constants: dict[str, list[float]] = {name: [] for name in builds}
     ratios: dict[str, dict[int, list[float]]] = {name: {} for name in builds}
     for d in ds:
-        poly, variables = target(d)
+        poly, variables = _target_at(target, d)
         for name, build in builds.items():
             rep = build(poly, variables, sigma=sigma, inputs=inputs)
             constants[name].append(rep.rms_bound(inputs))
