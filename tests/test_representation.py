@@ -569,3 +569,11 @@ def test_bad_seeds_builds_targets_and_overflowing_moments_are_named():
     for scale in (1e160, 1e-170):
         with pytest.raises(ValueError, match="not finite and positive in float64"):
             rep.sharpened_representation(scale * v[0] ** 2 + v[1], v)
+
+
+def test_unbiasedness_refuses_the_two_point_sphere():
+    """On S^0 the 100 test points are ±1: correct constructions of x1⁵ − 2x1³ + 1 were rejected on 3 of the seeds
+    420..429 (mean z² 4.28; pooled ratios 4.68, 5.73). d = 1 on the sphere is refused with the reason."""
+    x1 = X[0]
+    with pytest.raises(ValueError, match="S\\^0 = \\{-1, 1\\} has two points"):
+        rep.check_unbiasedness(x1**5 - 2 * x1**3 + 1, [x1], width=10_000, replicates=100, test_points=100, seed=421)

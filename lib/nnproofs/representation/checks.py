@@ -206,6 +206,10 @@ def check_unbiasedness(
     if replicates < UNBIASED_MIN_REPLICATES:
         raise ValueError(f"replicates must be >= {UNBIASED_MIN_REPLICATES} for the z-test's variance estimates,"
                          f" got {replicates}")
+    if len(sym.check_variables(variables)) == 1 and input_law(inputs) == "sphere":
+        raise ValueError("check_unbiasedness needs d >= 2 on the sphere: S^0 = {-1, 1} has two points, so the test points"
+                         " repeat two values and the mean of z² is an average of two heavy-tailed values, for which the"
+                         f" threshold {Z_SQUARE_MAX:g} (set on many distinct points) does not hold")
     rep, g, x, fx = _representation_and_test_points(poly, variables, sigma, inputs, build, seed, test_points)
     errors = torch.empty(replicates, test_points, dtype=torch.float64, device=rep.device)
     for r in range(replicates):
