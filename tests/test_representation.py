@@ -577,3 +577,13 @@ def test_unbiasedness_refuses_the_two_point_sphere():
     x1 = X[0]
     with pytest.raises(ValueError, match="S\\^0 = \\{-1, 1\\} has two points"):
         rep.check_unbiasedness(x1**5 - 2 * x1**3 + 1, [x1], width=10_000, replicates=100, test_points=100, seed=421)
+
+
+def test_dimension_free_constants_depend_on_beta_over_sigma_only():
+    """σ = 1e-30 raised ZeroDivisionError and σ = 1e30 OverflowError, for a quantity that depends on β/σ only."""
+    for k in (1, 2, 4):
+        for f in (rep.dimension_free_constant, rep.dimension_free_limit):
+            reference = f(k, sigma=1.0, beta=2.6)
+            assert f(k, sigma=0.5, beta=1.3) == pytest.approx(reference, rel=1e-12)
+            for sigma in (1e-30, 1e30):
+                assert f(k, sigma=sigma) == pytest.approx(f(k), rel=1e-12)
