@@ -587,3 +587,13 @@ def test_dimension_free_constants_depend_on_beta_over_sigma_only():
             assert f(k, sigma=0.5, beta=1.3) == pytest.approx(reference, rel=1e-12)
             for sigma in (1e-30, 1e30):
                 assert f(k, sigma=sigma) == pytest.approx(f(k), rel=1e-12)
+
+
+def test_funk_hecke_quadrature_refuses_the_pairs_the_closed_form_refuses():
+    """(3, 2) and (3, 5) returned ~1e-18 where sym.eigenvalue raises."""
+    from nnproofs.representation.quadrature import funk_hecke_eigenvalue
+    for k, j in ((3, 2), (3, 5)):
+        with pytest.raises(ValueError, match="need j <= k with k - j even"):
+            sym.eigenvalue(k, j, 3)
+        with pytest.raises(ValueError, match="need j <= k with k - j even"):
+            funk_hecke_eigenvalue(k, j, 3)
