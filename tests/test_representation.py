@@ -597,3 +597,9 @@ def test_funk_hecke_quadrature_refuses_the_pairs_the_closed_form_refuses():
             sym.eigenvalue(k, j, 3)
         with pytest.raises(ValueError, match="need j <= k with k - j even"):
             funk_hecke_eigenvalue(k, j, 3)
+
+
+def test_radial_second_moment_names_a_dimension_it_cannot_compute():
+    """d = 10^6 returned NaN with only a RuntimeWarning."""
+    with pytest.raises(ValueError, match="not finite in float64 for k=3, j=2, d=1000000"):
+        rep.radial_second_moment(3, 2, 10**6)

@@ -120,7 +120,11 @@ def radial_second_moment(k: int, j: int, d: int, inputs: str = "sphere", *, sigm
         wt = ws * 2.0 ** (-(a - 1)) * (1 + tau) ** (a - 1) / 2 / special.beta(0.5, a)
     ratio = (sigma / beta) ** 2 * tau[:, None] ** 2 * y[None, :] ** 2
     inner = (y ** (k - 2) * (1 - y) ** 2 * wy)[None, :] * (1 - ratio) ** (-(m + d) / 2)
-    return float(_bias_normaliser(k, beta) * sigma ** (k + 1) * radial(m) * (wt * tau ** (k + 1) * inner.sum(axis=1)).sum())
+    value = float(_bias_normaliser(k, beta) * sigma ** (k + 1) * radial(m) * (wt * tau ** (k + 1) * inner.sum(axis=1)).sum())
+    if not math.isfinite(value):  # e.g. d = 10^6: the Gauss–Jacobi nodes of exponent a − 1 are not computable in float64
+        raise ValueError(f"radial_second_moment is not finite in float64 for k={k}, j={j}, d={d} ({inputs}); d too large"
+                         " for this quadrature")
+    return value
 
 
 @functools.lru_cache(maxsize=4096)
