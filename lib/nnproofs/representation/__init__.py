@@ -23,6 +23,7 @@ The public API, by the chapter's labels:
 from . import claims, neurons, symbolic
 from .checks import (
     DETECTION_LIMIT,
+    DETECTION_RESOLUTIONS,
     POOLED_RATIO_MAX,
     RATE_MIN_REPLICATES,
     RATIO_MAX,
@@ -72,7 +73,7 @@ from .targets import (
 )
 
 __all__ = [
-    "BETA_OVER_SIGMA", "CHAPTER", "DETECTION_LIMIT", "KERNELS", "NEAR_MISS_SCALE", "POOLED_RATIO_MAX",
+    "BETA_OVER_SIGMA", "CHAPTER", "DETECTION_LIMIT", "DETECTION_RESOLUTIONS", "KERNELS", "NEAR_MISS_SCALE", "POOLED_RATIO_MAX",
     "RATE_MIN_REPLICATES", "RATIO_MAX", "RATIO_MIN_N", "SLOPE_SE_MULTIPLE", "UNBIASED_MIN_REPLICATES",
     "UNBIASED_MIN_WIDTH", "Z_SQUARE_MAX", "SharpenedRepresentation", "bias_sign_control", "check_dimension_stability",
     "check_eigenvalues", "check_fischer_identity", "check_monte_carlo_rate", "check_unbiasedness", "claims",

@@ -120,7 +120,11 @@ def radial_second_moment(k: int, j: int, d: int, inputs: str = "sphere", *, sigm
         wt = ws * 2.0 ** (-(a - 1)) * (1 + tau) ** (a - 1) / 2 / special.beta(0.5, a)
     ratio = (sigma / beta) ** 2 * tau[:, None] ** 2 * y[None, :] ** 2
     inner = (y ** (k - 2) * (1 - y) ** 2 * wy)[None, :] * (1 - ratio) ** (-(m + d) / 2)
-    return float(_bias_normaliser(k, beta) * sigma ** (k + 1) * radial(m) * (wt * tau ** (k + 1) * inner.sum(axis=1)).sum())
+    value = float(_bias_normaliser(k, beta) * sigma ** (k + 1) * radial(m) * (wt * tau ** (k + 1) * inner.sum(axis=1)).sum())
+    if not math.isfinite(value):  # e.g. d = 10^6: the Gauss–Jacobi nodes of exponent a − 1 are not computable in float64
+        raise ValueError(f"radial_second_moment is not finite in float64 for k={k}, j={j}, d={d} ({inputs}); d too large"
+                         " for this quadrature")
+    return value
 
 
 @functools.lru_cache(maxsize=4096)
@@ -192,14 +196,15 @@ def dimension_free_constant(k: int, *, sigma: float = 1.0, beta: float | None = 
     :math:`E f_1(W)^4 = 3(Ef_1(W)^2)^2` gives :math:`C_1^2 = 4\\sqrt3\\,\\sigma^2\\sqrt{E G_1(\\sigma\\xi)^2}/\\sigma^4`. :math:`\\xi \\sim N(0,1)`,
     :math:`E G_k^2` by :func:`_gaussian_g_moments`. For :math:`k \\ge 2` and :math:`\\sigma < \\beta < \\sqrt2\\sigma` the bound
     diverges (:math:`E G_k(\\sigma\\xi)^2 = \\infty`) and the function returns ``math.inf``: no finite ceiling of this form
-    (:math:`M_k` itself stays finite for every :math:`\\beta > \\sigma`).
+    (:math:`M_k` itself stays finite for every :math:`\\beta > \\sigma`). :math:`C_k` depends on :math:`\\beta/\\sigma` only, and is
+    computed at :math:`\\sigma = 1` (no overflow or division by zero at extreme :math:`\\sigma`).
     """
     k = positive_int("k", k)
     sigma, beta = _scales(sigma, beta)
-    g2 = _gaussian_g_moments(k, sigma, beta)[1]
+    g2 = _gaussian_g_moments(k, 1.0, beta / sigma)[1]
     if k == 1:
-        return math.sqrt(4 * math.sqrt(3.0) * sigma**2 * math.sqrt(g2) / sigma**4)
-    return math.sqrt(4 * 3**k * sigma ** (2 * k) * math.sqrt(g2) / (math.factorial(k - 2) ** 2 * sigma ** (4 * k)))
+        return math.sqrt(4 * math.sqrt(3.0) * math.sqrt(g2))
+    return math.sqrt(4 * 3**k * math.sqrt(g2)) / math.factorial(k - 2)
 
 
 @functools.lru_cache(maxsize=256)
@@ -209,7 +214,7 @@ def dimension_free_limit(k: int, *, sigma: float = 1.0, beta: float | None = Non
     finite for every :math:`\\beta > \\sigma`."""
     k = positive_int("k", k)
     sigma, beta = _scales(sigma, beta)
-    g = _gaussian_g_moments(k, sigma, beta)[0]
+    g = _gaussian_g_moments(k, 1.0, beta / sigma)[0]  # like C_k, a function of β/σ only
     if k == 1:
-        return 2 * sigma * math.sqrt(g) / sigma**2
-    return 2 * sigma**k * math.sqrt(g) / (math.factorial(k - 2) * sigma ** (2 * k))
+        return 2 * math.sqrt(g)
+    return 2 * math.sqrt(g) / math.factorial(k - 2)

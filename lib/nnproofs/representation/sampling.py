@@ -90,6 +90,11 @@ class SharpenedRepresentation:
     def __post_init__(self):
         self._kernel_eval = {k: _TorchPolynomial(sympy.Poly(q, *self.variables)) for k, q in self.kernels.items()}
         m = self.second_moments(self.inputs)
+        bad = {k: v for k, v in m.items() if not (math.isfinite(v) and v > 0)}  # f_k != 0 has M_k > 0
+        if bad:
+            raise ValueError(f"the second moments M_k = {bad} of nonzero parts are not finite and positive in float64"
+                             " (coefficients too large or too small): rescale poly, the representation of c·f is c times"
+                             " that of f")
         total = sum(math.sqrt(v) for v in m.values())
         self.weights = {k: math.sqrt(v) / total for k, v in m.items()} if total > 0 else {}
 

@@ -78,13 +78,15 @@ def exact_rationals(poly, variables) -> sympy.Expr:
     """``poly`` with every float coefficient replaced by the rational of its shortest decimal form
     (``sympy.nsimplify(c, rational=True)``: ``0.1`` becomes ``1/10``), so that identities can be checked exactly."""
     p = as_poly(poly, variables)
-    return sympy.Add(*(sympy.nsimplify(c, rational=True) * sympy.Mul(*(v**a for v, a in zip(p.gens, m)))
+    return sympy.Add(*((sympy.nsimplify(c, rational=True) if c.has(sympy.Float) else c) * sympy.Mul(*(v**a for v, a in zip(p.gens, m)))
                        for m, c in p.terms()))
 
 
 def homogeneous_parts(poly, variables) -> dict[int, sympy.Expr]:
-    """The decomposition :math:`f = \\sum_k f_k`, :math:`f_k \\in \\mathcal P_k`, as ``{k: f_k}`` (nonzero parts only)."""
-    p = as_poly(poly, variables)
+    """The decomposition :math:`f = \\sum_k f_k`, :math:`f_k \\in \\mathcal P_k`, as ``{k: f_k}`` (nonzero parts only),
+    with float coefficients read exactly (:func:`exact_rationals`): every construction built on the parts (the exact
+    division by :math:`|x|^2` of :func:`harmonic_decomposition` included) then works in exact arithmetic."""
+    p = as_poly(exact_rationals(poly, variables), variables)
     parts: dict[int, sympy.Expr] = {}
     for monom, coeff in p.terms():
         if coeff == 0:  # sympy lists the zero polynomial as one zero term
