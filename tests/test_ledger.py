@@ -266,3 +266,19 @@ def test_every_registered_claim_is_recorded_by_its_chapter(chapter):
     assert not unrecorded, f"{chapter} never calls ledger.record for {unrecorded}"
     stray = [p.pattern for p in patterns if not any(p.fullmatch(key) for key in registered)]
     assert not stray, f"{chapter} records keys that it does not register: {stray}"
+
+
+def test_chapter_outcomes_give_a_chapter_its_own_ledger_and_refuse_a_missing_claim(temporary_claim, monkeypatch,
+                                                                                    tmp_path):
+    monkeypatch.setenv(ledger.LEDGER_DIR, str(tmp_path))
+    monkeypatch.setattr(ledger, "_RECORDED", {})
+    key = temporary_claim(passed=True)
+    with pytest.raises(ValueError, match=rf"book/99_test has not recorded \['{key}'\]"):
+        ledger.chapter_outcomes("book/99_test")
+    ledger.record(key, ledger._CLAIMS[key].run())
+    outcomes = ledger.chapter_outcomes("book/99_test")
+    assert [o.claim.key for o in outcomes] == [key] and outcomes[0].as_asserted
+    table = ledger.markdown_table(outcomes, headings=False)
+    assert "{doc}" not in table and table.startswith("| verdict |") and "| holds |" in table
+    with pytest.raises(ValueError, match=r"chapter='book/no_such' registers no claim"):
+        ledger.chapter_outcomes("book/no_such")

@@ -221,13 +221,32 @@ def provenance(device: torch.device) -> dict:
     }
 
 
-def markdown_table(outcomes: Sequence[Outcome]) -> str:
+def chapter_outcomes(chapter: str) -> list[Outcome]:
+    """The outcomes that this kernel recorded for ``chapter`` (e.g. ``"book/02_korobov"``), in the book's order.
+
+    A chapter's closing mini-ledger: raises ``ValueError`` naming the chapter's registered claims that
+    were not recorded, so the table cannot silently leave a claim out.
+    """
+    mine = [c for c in claims() if c.chapter == chapter]
+    if not mine:
+        chapters = sorted({c.chapter for c in claims()})
+        raise ValueError(f"chapter={chapter!r} registers no claim; chapters with claims: {chapters}")
+    records = _RECORDED.get(chapter, {})
+    missing = [c.key for c in mine if c.key not in records]
+    if missing:
+        raise ValueError(f"{chapter} has not recorded {missing} in this kernel: run the whole chapter first")
+    return [Outcome(c, RateCheck.from_dict(records[c.key]["check"])) for c in mine]
+
+
+def markdown_table(outcomes: Sequence[Outcome], *, headings: bool = True) -> str:
     """The ledger in MyST: per chapter, a table of its claims, then a table of its negative controls.
 
     Each row reads verdict first, then the claim with a ``{prf:ref}`` link to its theorem and the
     quantity measured (the statement itself is not the link text: a ``<`` in it would end the title),
-    the measured value beside the required one, and the further requirements that held. Rendered with ``nb_render_markdown_format: myst``, so a link to
-    a label that does not exist fails the book build (``-n -W``) instead of leaving a dead link.
+    the measured value beside the required one, and the further requirements that held. Rendered with
+    ``nb_render_markdown_format: myst``, so a link to a label that does not exist fails the book build
+    (``-n -W``) instead of leaving a dead link. ``headings=False`` leaves out each chapter's title (a
+    chapter's own mini-ledger).
     """
 
     def cell(text: str) -> str:
@@ -252,7 +271,8 @@ def markdown_table(outcomes: Sequence[Outcome]) -> str:
     parts = []
     for chapter in dict.fromkeys(o.claim.chapter for o in outcomes):
         mine = [o for o in outcomes if o.claim.chapter == chapter]
-        parts.append(f"**{{doc}}`/{chapter}`**")
+        if headings:
+            parts.append(f"**{{doc}}`/{chapter}`**")
         claims_ = [o for o in mine if not o.claim.control]
         controls = [o for o in mine if o.claim.control]
         if claims_:
