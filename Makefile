@@ -13,6 +13,10 @@ CI_ENV := BOOK_SCALE=ci BOOK_DEVICE=cpu $(THREADS)
 # conditional-reproducibility mode, numpy's OpenBLAS with AVX-only kernels. Each moves the low-order
 # bits of sums and products (CONTRIBUTING.md, the output contract).
 ALT_CPU := ATEN_CPU_CAPABILITY=default MKL_CBWR=COMPATIBLE OPENBLAS_CORETYPE=Sandybridge
+# Tests record the claims they execute in a folder of their own, never in the book's _build/ledger.
+TEST_LEDGER = BOOK_LEDGER_DIR=$$(mktemp -d)
+# Workers of the second-machine run (CI runs it beside the book build, one core each).
+PORTABLE_WORKERS ?= 2
 NBVAL := --nbval --nbval-current-env --nbval-cell-timeout 300 --nbval-sanitize-with tests/nbval_sanitize.cfg
 # gpu-check needs only torch, numpy and pytest: it runs with $(GPU_PYTHON) on the source tree.
 GPU_PYTHON ?= python3
@@ -42,15 +46,16 @@ book: $(STAMP)
 
 ## test: library tests, notebook sync test, and strict nbval over every committed notebook (seed sweeps apart)
 test: $(STAMP)
-	$(CI_ENV) $(BIN)/python -m pytest -n 2 --dist loadscope --durations=10 -m "not slow" $(NBVAL) tests notebooks
+	$(CI_ENV) $(TEST_LEDGER) $(BIN)/python -m pytest -n 2 --dist loadscope --durations=10 -m "not slow" $(NBVAL) tests notebooks
 
 ## test-sweeps: the seed sweeps of every trajectory-dependent assertion (about ten minutes on two cores)
 test-sweeps: $(STAMP)
-	$(CI_ENV) $(BIN)/python -m pytest -n 2 --dist load --durations=20 -m slow tests
+	$(CI_ENV) $(TEST_LEDGER) $(BIN)/python -m pytest -n 2 --dist load --durations=20 -m slow tests
 
 ## test-portable: strict nbval over the committed notebooks again, on the alternate CPU path
 test-portable: $(STAMP)
-	$(CI_ENV) $(ALT_CPU) $(BIN)/python -m pytest -n 2 --dist loadscope -p no:cacheprovider $(NBVAL) notebooks
+	$(CI_ENV) $(ALT_CPU) $(TEST_LEDGER) $(BIN)/python -m pytest -n $(PORTABLE_WORKERS) --dist loadscope -p no:cacheprovider \
+	    $(NBVAL) notebooks
 
 ## notebooks: re-execute every chapter into notebooks/ (commit the result); two chapters at once
 notebooks: $(STAMP)

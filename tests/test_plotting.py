@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
-from nnproofs.plotting import loglog_check, new_axes
+from nnproofs.plotting import REFERENCE_OFFSET, loglog_check, new_axes
 from nnproofs.rates import rate_check
 
 X = np.array([2.0, 4.0, 8.0, 16.0, 32.0, 64.0])
@@ -45,21 +45,30 @@ def test_draws_measured_points(check):
     assert ax.get_yscale() == "log"
 
 
-def test_reference_line_has_expected_slope_through_log_centroid(check):
+def test_reference_line_has_expected_slope_and_runs_above_every_point(check):
     line = reference_line(loglog_check(check))
     lx, ly = np.log(line.get_xdata()), np.log(line.get_ydata())
     assert (lx[0], lx[-1]) == pytest.approx((np.log(X.min()), np.log(X.max())))
     slope = (ly[-1] - ly[0]) / (lx[-1] - lx[0])
     assert slope == pytest.approx(check.expected, abs=1e-12)
-    cx, cy = np.log(X).mean(), np.log(Y).mean()
-    assert ly[0] + slope * (cx - lx[0]) == pytest.approx(cy, abs=1e-12)
+    at_points = np.exp(np.interp(np.log(X), lx, ly))
+    assert np.all(at_points >= REFERENCE_OFFSET * Y * (1 - 1e-12))  # never hides the data
+    assert np.min(at_points / Y) == pytest.approx(REFERENCE_OFFSET)  # and stays close to it
 
 
-def test_legend_gives_fitted_and_predicted_slopes(check):
+def test_reference_is_labelled_beside_the_line_and_the_legend_gives_fitted_slopes(check):
     ax = loglog_check(check, label="sup error")
     texts = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert texts == [f"sup error (fitted slope {check.fit.slope:.2f})", "predicted slope -2"]
+    assert texts == [f"sup error (fitted slope {check.fit.slope:.2f})"]
     assert f"{check.fit.slope:.2f}" != "-2.00"  # the legend really shows the fit, not the prediction
+    assert [t.get_text() for t in ax.texts] == ["slope -2"]
+
+
+def test_bound_is_drawn_with_its_constant(check):
+    ax = loglog_check(check, bound=("bound $10x^{-2}$", lambda x: 10 * x**-2.0))
+    (line,) = [line for line in ax.get_lines() if line.get_gid() == "bound"]
+    np.testing.assert_allclose(line.get_ydata(), 10 * np.asarray(line.get_xdata()) ** -2.0)
+    assert "bound $10x^{-2}$" in [t.get_text() for t in ax.get_legend().get_texts()]
 
 
 def test_draws_on_given_axes_without_reference(check):

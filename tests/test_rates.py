@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 
@@ -9,7 +10,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from nnproofs.rates import LogLogFit, RateCheck, fit_loglog, rate_check
+from nnproofs.rates import SUMMARY_WIDTH, LogLogFit, RateCheck, fit_loglog, rate_check
 
 X = [2.0**k for k in range(1, 9)]
 
@@ -144,6 +145,17 @@ def test_passing_check_report_and_assert_passed():
     assert report.splitlines()[0] == "claim: PASSED"
     assert "required -2 ± 0.25" in report
     assert "[X ]" not in report
+
+
+def test_summary_is_one_line_with_verdict_measured_required_and_requirements():
+    check = judged(-2.0, "==", requirements={"pieces double": True, "error equals bound": False})
+    assert check.summary() == ("FAILED  claim: log-log slope = -2, required -2 ± 0.25;"
+                               " 1 of 2 further requirements hold")
+    long = judged(-2.0, "==", requirements={f"requirement {i}": True for i in range(9)})
+    wrapped = dataclasses.replace(long, name="a claim with a long name " * 3).summary().splitlines()
+    assert len(wrapped) == 2 and all(len(line) <= SUMMARY_WIDTH for line in wrapped)
+    assert wrapped[1].startswith("    ") and wrapped[1].endswith("9 of 9 further requirements hold")
+    assert judged(-1.9, "==").summary() == "PASSED  claim: log-log slope = -1.9, required -2 ± 0.25"
 
 
 @pytest.mark.parametrize(("sense", "text"), [("<=", "at most -1.75"), (">=", "at least -2.25")])

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import torch
 
-from .rates import RateCheck
+from .rates import RateCheck, format_measured
 
 CHAPTER_MODULES = (
     "nnproofs.squaring",
@@ -262,7 +262,7 @@ def markdown_table(outcomes: Sequence[Outcome], *, headings: bool = True) -> str
             lines.append("| " + " | ".join([
                 verdicts[0] if o.as_asserted else verdicts[1],
                 f"{cell(o.claim.statement)} ({{prf:ref}}`theorem <{o.claim.label}>`; *{cell(k.quantity)}*)",
-                f"{k.measured:#.4g}",
+                format_measured(k.measured),
                 cell(k.requirement()),
                 further,
             ]) + " |")

@@ -16,6 +16,7 @@ Two senses of agreement are offered:
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -24,6 +25,7 @@ import numpy as np
 from .validate import as_finite_array, finite_real
 
 SENSES = ("==", "<=", ">=")
+SUMMARY_WIDTH = 88  # characters: the code width of a book page
 
 
 @dataclass(frozen=True)
@@ -109,11 +111,20 @@ class RateCheck:
             ">=": f"at least {self.expected - self.tolerance:.4g} (expected {self.expected:.4g}, one-sided)",
         }[self.sense]
 
+    def summary(self) -> str:
+        """Verdict, claim, measured beside required, how many further requirements held: one line, wrapped
+        at ``SUMMARY_WIDTH`` characters (a book page's code width) with the continuation indented."""
+        held = sum(self.requirements.values())
+        further = f"; {held} of {len(self.requirements)} further requirements hold" if self.requirements else ""
+        line = (f"{self.verdict}  {self.name}: {self.quantity} = {format_measured(self.measured)},"
+                f" required {self.requirement()}{further}")
+        return textwrap.fill(line, SUMMARY_WIDTH, subsequent_indent=" " * 4, break_on_hyphens=False)
+
     def report(self) -> str:
         """A readable paragraph: what was measured, what was expected, what held."""
         lines = [
             f"{self.name}: {self.verdict}" + (f" ({self.inconclusive})" if self.inconclusive else ""),
-            f"  [{'ok' if self.rate_holds else 'X '}] {self.quantity} = {_number(self.measured)}, required {self.requirement()}",
+            f"  [{'ok' if self.rate_holds else 'X '}] {self.quantity} = {format_measured(self.measured)}, required {self.requirement()}",
         ]
         lines += [f"  [{'ok' if held else 'X '}] {text}" for text, held in self.requirements.items()]
         lines.append(
@@ -179,7 +190,7 @@ def _agrees(measured: float, expected: float, tolerance: float, sense: str) -> b
     return measured >= expected - tolerance
 
 
-def _number(value: float) -> str:
+def format_measured(value: float) -> str:
     """Four significant digits; an exact zero as ``0.0e+00``.
 
     A measured float that is exactly 0 on one CPU is often 1e-17 on another: printed as ``0.0e+00`` it
@@ -190,9 +201,9 @@ def _number(value: float) -> str:
 
 def _short(value: object) -> str:
     if isinstance(value, float):
-        return _number(value)
+        return format_measured(value)
     if isinstance(value, (list, tuple)) and value and all(isinstance(v, float) for v in value):
-        return "[" + ", ".join(_number(v) for v in value) + "]"
+        return "[" + ", ".join(format_measured(v) for v in value) + "]"
     return str(value)
 
 
