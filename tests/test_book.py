@@ -11,23 +11,51 @@ from nnproofs import book
 
 @pytest.fixture
 def glued(monkeypatch):
-    import myst_nb
+    """The records that book.glue displays in a kernel: name -> the glued text."""
+    import IPython
+    import IPython.display
 
     records = {}
-    monkeypatch.setattr(myst_nb, "glue", lambda key, value, display: records.__setitem__(key, (value, display)))
+
+    def display(data, raw, metadata):
+        assert raw
+        records[metadata["scrapbook"]["name"]] = data[book.GLUE_PREFIX + "text/plain"]
+
+    monkeypatch.setattr(IPython, "get_ipython", lambda: object())
+    monkeypatch.setattr(IPython.display, "display", display)
     return records
 
 
 def test_floats_are_rounded_to_six_significant_digits(glued):
     book.glue("slope", -5.9910736284551875)
     book.glue("tiny", 2.3841857910156250e-07)
-    assert glued == {"slope": (-5.99107, False), "tiny": (2.38419e-07, False)}
+    assert glued == {"slope": "-5.99107", "tiny": "2.38419e-07"}
 
 
 def test_ints_and_strings_pass_unchanged(glued):
     book.glue("pieces", 1024)
     book.glue("name", "gelu")
-    assert glued == {"pieces": (1024, False), "name": ("gelu", False)}
+    assert glued == {"pieces": "1024", "name": "'gelu'"}
+
+
+@pytest.mark.parametrize("value", [-5.99107, 1024, "gelu"])
+def test_the_record_is_myst_nbs(monkeypatch, value):
+    from myst_nb.ext import glue as myst_glue
+
+    theirs = []
+    monkeypatch.setattr(myst_glue, "ipy_display", lambda data, raw, metadata: theirs.append((data, raw, metadata)))
+    myst_glue.glue("key", value, display=False)
+    assert book.GLUE_PREFIX == myst_glue.GLUE_PREFIX
+    assert theirs == [(*book.glue_record("key", value)[:1], True, book.glue_record("key", value)[1])]
+
+
+def test_outside_a_kernel_nothing_is_displayed(monkeypatch):
+    import IPython
+    import IPython.display
+
+    monkeypatch.setattr(IPython, "get_ipython", lambda: None)
+    monkeypatch.setattr(IPython.display, "display", lambda *args, **kwargs: pytest.fail("displayed outside a kernel"))
+    book.glue("key", 1.0)
 
 
 @pytest.mark.parametrize("value", [np.float64(1.0), torch.tensor(1.0), np.int64(3), True, None, [1.0]])

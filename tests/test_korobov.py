@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from pathlib import Path
@@ -17,6 +18,7 @@ from nnproofs.korobov import (
     BAND,
     ROUNDING,
     BitTable,
+    gated_product,
     MAX_BITS,
     PROBE_BAND,
     ReLUSparseGridNetwork,
@@ -470,6 +472,20 @@ def test_bad_sizes_are_refused_at_once():
         BitTable(torch.zeros(16, 1, dtype=torch.float64), W=2, L=2, J=60)
     with pytest.raises(TypeError, match="coefficients"):
         BitTable(torch.zeros(16, 1, dtype=torch.float32), W=2, L=2, J=8)
+
+
+def test_gated_product_is_the_relu_pair_bit_for_bit():
+    """The lookup's rho(D + g - 1) - rho(-D + g - 1), evaluated as a soft threshold: equal in every bit, gates in [0, 1]."""
+    generator = torch.Generator().manual_seed(11)
+    gates = torch.cat([torch.tensor([0.0, 1.0, 0.5, 2.0**-30, 1 - 2.0**-30, 1 - 2.0**-52]),
+                       torch.rand(300, generator=generator, dtype=torch.float64)])
+    D = torch.cat([torch.arange(-256, 257, dtype=torch.float64) / 256,  # the words' lattice: |D| <= 1
+                   2 * torch.rand(300, generator=generator, dtype=torch.float64) - 1, 1 - gates, gates - 1])
+    shifted = (gates - 1)[None, :]
+    pair = torch.relu(D[:, None] + shifted) - torch.relu(shifted - D[:, None])
+    assert torch.equal(gated_product(D[:, None], shifted), pair)
+    with torch.enable_grad():  # under autograd the pair itself
+        assert torch.equal(gated_product(D[:, None].clone().requires_grad_(True), shifted).detach(), pair)
 
 
 def test_empty_and_unknown_arguments_are_refused():
@@ -1020,9 +1036,14 @@ def test_korobov_targets_accepted_on_every_seed(seed):
         assert check.passed, (d, seed, check.report())
 
 
+def in_class(check):
+    """Whether the super-approximation check's surplus-decay (class) requirement holds."""
+    return next(value for key, value in check.requirements.items() if key.startswith("f in the class"))
+
+
 def test_quadrature_sees_an_error_localised_in_one_cell():
-    """4x(1 - x)|x - 1/3|: the kink's cell costs (WL)^-4 in L1 (accepted for m = 2) but (WL)^-3 in L2 and
-    stops m = 3 at (WL)^-4 in L1 (both rejected, by the slope alone). Measured -4.00, -3.08, -4.12."""
+    """4x(1 - x)|x - 1/3|: the kink's cell costs (WL)^-4 in L1 (the slope holds for m = 2) but (WL)^-3 in L2 and
+    stops m = 3 at (WL)^-4 in L1 (slope rejected). Measured -4.00, -3.08, -4.12. The surpluses reject all three."""
     def kinked(x):
         return 4 * x[:, 0] * (1 - x[:, 0]) * (x[:, 0] - 1 / 3).abs()
 
@@ -1030,7 +1051,54 @@ def test_quadrature_sees_an_error_localised_in_one_cell():
     l1 = check_super_approximation(kinked, m=2, WL=sizes)
     l2 = check_super_approximation(kinked, m=2, WL=sizes, p=2)
     m3 = check_super_approximation(kinked, m=3, WL=sizes)
-    l1.assert_passed()
+    assert l1.rate_holds and not l1.passed and not in_class(l1)
     for check, slope in ((l2, -3.0), (m3, -4.0)):
-        assert not check.passed and all(check.requirements.values())
+        assert not check.passed and not check.rate_holds and not in_class(check)
         assert abs(check.measured - slope) <= 0.2
+
+
+@pytest.mark.parametrize("d", [2, 3, 4, 5])
+def test_level_check_verdicts_on_held_out_targets_and_near_misses(d):
+    """Centres, targets, seeds and constructions the chapter never uses, at its levels: a Korobov product accepted;
+    a kink at 0.41, a square root at 0.62, a step, surpluses scaled by 0.8 or 1.2 and the level (1, .., 1, 2)
+    dropped rejected (measured ratios: kink 3.36 / 2.89 / 2.53 / 2.12 in d = 2..5, rejected by the surpluses)."""
+    levels = list(CHAPTER_LEVELS[d])
+    for name, target in HELD_OUT.items():
+        check = check_sparse_grid_levels(target, d=d, levels=levels, samples=2000, seed=9)
+        assert check.passed == name.startswith("sin"), (name, check.report())
+
+    def scaled(f, *, d, level, degree=1, scale):
+        grid = sparse_grid_interpolant(f, d=d, level=level, degree=degree)
+        return dataclasses.replace(grid, surpluses=grid.surpluses * scale)
+
+    def dropped(f, *, d, level, degree=1):
+        return interpolant_without_level(f, d=d, level=level, degree=degree, dropped=(1,) * (d - 1) + (2,))
+
+    builds = [lambda f, **kw: scaled(f, scale=0.8, **kw), lambda f, **kw: scaled(f, scale=1.2, **kw), dropped]
+    for build in builds:
+        assert not check_sparse_grid_levels(HELD_OUT["sin(pi x) e^x"], d=d, levels=levels, samples=2000, seed=9,
+                                            build=build).passed
+
+
+def held_out_bubble(x):
+    return (4 * x * (1 - x)).prod(dim=1)
+
+
+HELD_OUT = {"sin(pi x) e^x": lambda x: torch.sin(math.pi * x).prod(dim=1) * torch.exp(x[:, 0]),
+               "kink at 0.41": lambda x: (x[:, 0] - 0.41).abs() * held_out_bubble(x),
+               "square root at 0.62": lambda x: (x[:, -1] - 0.62).abs().sqrt() * held_out_bubble(x),
+               "step at 0.57": lambda x: (x[:, 0] > 0.57).to(x.dtype) * held_out_bubble(x)}
+
+
+@pytest.mark.parametrize("name", list(HELD_OUT))
+def test_super_approximation_verdicts_on_held_out_targets(name):
+    """Targets, centres and seeds the chapter never uses (d = 1, m = 2, L1 and L2; d = 2, L1): Korobov accepted,
+    kink, square root and step rejected. The L1 kink keeps the slope (-4.00, -4.00 in d = 2) and is rejected by
+    the surpluses only (growth 2 per level sum)."""
+    target = HELD_OUT[name]
+    in_class_target = name.startswith("sin")
+    checks = [check_super_approximation(target, m=2, WL=[(2, 2), (4, 4), (8, 8)], p=p) for p in (1, 2)]
+    checks.append(check_super_approximation(target, m=2, WL=[(2, 2), (2, 4), (4, 4)], d=2, samples=2048))
+    for check in checks:
+        assert check.passed == in_class_target, check.report()
+        assert in_class(check) == in_class_target, check.report()

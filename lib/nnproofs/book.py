@@ -6,8 +6,11 @@ numpy and torch scalars print as ``np.float64(...)`` / ``tensor(...)`` and break
 Floats are rounded to six significant digits before they are glued: the prose shows at most four,
 and the glue record is stored in the executed notebook, where the last bits of a measurement near
 round-off (an error of 1e-8 computed with weights of 1e10) may differ between runs and machines.
-Outside a book build (a plain Jupyter or Colab session without ``myst_nb``) it does nothing, so
-chapters run anywhere.
+Outside a kernel (a script) it does nothing, so chapters run anywhere.
+
+The record is the one ``myst_nb.glue(key, value, display=False)`` emits (myst-nb 1.4: display data
+under ``GLUE_PREFIX`` with ``scrapbook`` metadata; a test compares the two), written here because
+importing ``myst_nb.ext.glue`` imports nbformat's JSON-schema validator, about 3 s of CPU per chapter.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import math
 
 GLUE_DIGITS = 6
+GLUE_PREFIX = "application/papermill.record/"  # myst_nb.ext.glue.GLUE_PREFIX: hidden in the page, read by the build
 
 
 def glue(key: str, value: float | int | str) -> None:
@@ -28,8 +32,20 @@ def glue(key: str, value: float | int | str) -> None:
         raise ValueError(f"glue {key!r}: value must be finite, got {value!r}")
     if isinstance(value, float):
         value = float(f"{value:.{GLUE_DIGITS}g}")
-    try:
-        from myst_nb import glue as myst_glue
-    except ImportError:  # not building the book: nothing to glue into
+    from IPython import get_ipython
+
+    if get_ipython() is None:  # not in a kernel: nothing to glue into
         return
-    myst_glue(key, value, display=False)
+    from IPython.display import display
+
+    data, metadata = glue_record(key, value)
+    display(data, raw=True, metadata=metadata)
+
+
+def glue_record(key: str, value: float | int | str) -> tuple[dict, dict]:
+    """The display data and metadata of ``myst_nb.glue(key, value, display=False)``."""
+    from IPython.core.formatters import format_display_data
+
+    bundle, metadata = format_display_data(value)
+    metadata["scrapbook"] = {"name": key, "mime_prefix": GLUE_PREFIX}
+    return {GLUE_PREFIX + mime: content for mime, content in bundle.items()}, metadata

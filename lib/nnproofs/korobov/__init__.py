@@ -43,7 +43,7 @@ The package follows the chapter: :mod:`.sparsegrid`, :mod:`.targets`, :mod:`.bit
 
 from . import claims  # registers the chapter's claims with the ledger
 from .baselines import MAX_CLASSICAL_CELLS, classical_relu_interpolant, network_b_overtakes
-from .bit_table import PROBE_BAND, READ_BLOCK, BitTable, floor_stage, indicators
+from .bit_table import PROBE_BAND, READ_BLOCK, BitTable, floor_stage, gated_product, indicators
 from .bits import bit_extract, complement_bits, pack_bits
 from .checks import (INTERPOLATION_RTOL, NORMS, RATIO_MARGIN, RATIO_WINDOW, SAMPLES, SURPLUS_GROWTH,
                      check_bit_extraction, check_relu_sparse_grid_network, check_sparse_grid_levels,

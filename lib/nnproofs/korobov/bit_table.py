@@ -15,7 +15,7 @@ from .bits import complement_bits
 from .sizes import BAND, MAX_BITS, MAX_STORED_BITS, require_sizes
 
 PROBE_BAND = 2.0**-30  # band_profile looks into the bands on a copy with this width, wide enough to sample
-READ_BLOCK = 1 << 20  # entries of one layer's gated products read at once (8 MiB): larger blocks only churn memory
+READ_BLOCK = 1 << 18  # entries of one layer's gated products read at once (2 MiB, about a core's cache): faster than 8 MiB
 
 
 def floor_stage(r: torch.Tensor, base: int, band: float = BAND) -> tuple[torch.Tensor, torch.Tensor]:
@@ -32,6 +32,23 @@ def floor_stage(r: torch.Tensor, base: int, band: float = BAND) -> tuple[torch.T
     z = (u[:, None] - j) / band
     steps = torch.relu(z + 1) - torch.relu(z)
     return steps, torch.relu(u - steps.sum(dim=1))
+
+
+def gated_product(D: torch.Tensor, shifted: torch.Tensor) -> torch.Tensor:
+    """:math:`\\rho(D + g - 1) - \\rho(-D + g - 1)` for ``shifted`` :math:`= g - 1 \\in [-1, 0]`, as :math:`D - \\mathrm{clamp}(D, g - 1, 1 - g)`.
+
+    The ReLU pair of :class:`BitTable`'s lookup (:math:`D g` for a gate :math:`g \\in \\{0, 1\\}` and
+    :math:`|D| \\le 1`) is the soft threshold of :math:`D` at :math:`1 - g`; evaluated so it takes two passes over
+    ``(points, P, W)`` instead of five. For :math:`g - 1 \\le 0` both forms give :math:`D + (g - 1)`,
+    :math:`D - (g - 1)` or an exact 0, by the same single rounding, so they agree bit for bit (a test),
+    at fractional gates in the bands too; every gate lies in :math:`[0, 1]` (a step, a difference of
+    ordered steps, or :math:`\\rho` of a step plus such a difference less one, with monotone rounding).
+    Under automatic differentiation the ReLU pair itself is evaluated (its backward pass is the cheaper
+    one, and the derivative is then the pair's, also at the kinks).
+    """
+    if D.requires_grad or shifted.requires_grad:
+        return torch.relu(D + shifted) - torch.relu(shifted - D)
+    return D - torch.clamp(D, min=shifted, max=-shifted)
 
 
 def indicators(steps: torch.Tensor) -> torch.Tensor:
@@ -101,24 +118,32 @@ class BitTable(nn.Module):
         self.stored_bits = self.P * K
         self.quantisation_bound = float(span.sum()) * 2.0**-J
 
+    def locate(self, r: torch.Tensor, band: float = BAND) -> tuple[tuple[torch.Tensor, ...], torch.Tensor, torch.Tensor]:
+        """Step 1 at ``r`` ``(n,)``: the steps of the four floor stages, the remainder :math:`\\tau` and the band mask ``(n,)``.
+
+        A point is in a band when some step lies strictly between 0 and 1.
+        """
+        stages = []
+        for base in (self.W, self.W, self.L, self.L):
+            stage, r = floor_stage(r, base, band)
+            stages.append(stage)
+        in_band = torch.zeros_like(r, dtype=torch.bool)
+        for stage in stages:
+            in_band |= ((stage > 0) & (stage < 1)).any(dim=1)
+        return tuple(stages), r, in_band
+
     def read(self, r: torch.Tensor, band: float = BAND) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """:math:`\\hat c` ``(n, E)`` in :math:`[0, 1]`, the remainder :math:`\\tau` ``(n,)`` and the band mask ``(n,)`` at ``r`` ``(n,)``.
 
         Evaluated in blocks of points so that a layer's gated products, ``(points, P, W)``, hold at
-        most ``READ_BLOCK`` entries.
+        most ``READ_BLOCK`` entries; the gated products by :func:`gated_product`.
         """
         size = max(1, READ_BLOCK // (self.P * self.W))
         if r.shape[0] > size:
             parts = [self.read(r[start : start + size], band) for start in range(0, r.shape[0], size)]
             return tuple(torch.cat(column) for column in zip(*parts))
         W, L = self.W, self.L
-        s_steps, r = floor_stage(r, W, band)
-        t_steps, r = floor_stage(r, W, band)
-        q3_steps, r = floor_stage(r, L, band)
-        q4_steps, tau = floor_stage(r, L, band)
-        in_band = torch.zeros_like(tau, dtype=torch.bool)
-        for steps in (s_steps, t_steps, q3_steps, q4_steps):
-            in_band |= ((steps > 0) & (steps < 1)).any(dim=1)
+        (s_steps, t_steps, q3_steps, q4_steps), tau, in_band = self.locate(r, band)
         s = torch.cat([torch.ones_like(tau)[:, None], s_steps], dim=1)
         e3 = indicators(q3_steps)
         words = torch.zeros(r.shape[0], self.P, dtype=r.dtype, device=r.device)
@@ -126,7 +151,7 @@ class BitTable(nn.Module):
             gates = torch.cat([e3[:, beta : beta + 1], torch.relu(t_steps + e3[:, beta : beta + 1] - 1)], dim=1)
             table = (s @ self.lookup[beta].transpose(0, 1).reshape(W, -1)).reshape(-1, self.P, W)  # D(s)
             shifted = (gates - 1)[:, None, :]  # g - 1
-            gated = torch.relu(table + shifted) - torch.relu(shifted - table)  # rho(D + g - 1) - rho(-D + g - 1)
+            gated = gated_product(table, shifted)
             words = torch.relu(words + gated.sum(dim=-1))
         e4 = indicators(q4_steps)
         selected = torch.zeros_like(words)

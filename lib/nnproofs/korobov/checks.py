@@ -74,6 +74,12 @@ RATIO_MARGIN = 0.1  # relative to the expected ratio: Monte Carlo noise and the 
 # a Lipschitz kink (|x_1 - 1/3|·bubble: 1.93 to 2.09 in d = 2..5); a square-root kink grows by 2.8 to 3.0.
 SURPLUS_GROWTH = math.sqrt(2.0)
 INTERPOLATION_RTOL = 1e-12
+MAX_TERMS = 1 << 24  # samples x level multi-indices held at once (128 MiB) when one grid's terms serve every level
+
+
+def _values_at_x(values: torch.Tensor) -> Callable[[torch.Tensor], torch.Tensor]:
+    """A model that returns ``values``, computed already at the sample of :func:`check_sparse_grid_levels`."""
+    return lambda _x: values
 
 
 def scaled_surplus_maxima(interpolant: SparseGridInterpolant) -> list[float]:
@@ -91,6 +97,21 @@ def scaled_surplus_maxima(interpolant: SparseGridInterpolant) -> list[float]:
     magnitude = interpolant.surpluses.abs()
     return [float(magnitude[sums == k].max()) * 2.0 ** ((interpolant.degree + 1) * k)
             for k in range(interpolant.d, interpolant.level + interpolant.d)]
+
+
+def surplus_growth(interpolant: SparseGridInterpolant) -> tuple[list[float], float]:
+    """:func:`scaled_surplus_maxima` :math:`S_k` and their growth per level sum over the last ``RATIO_WINDOW`` level sums.
+
+    The growth :math:`(S_{k_1}/S_{k_0})^{1/(k_1-k_0)}` is bounded by 1 asymptotically for :math:`f` with bounded
+    mixed derivatives of order :math:`p + 1` and is 2 for a kink; the checks require at most ``SURPLUS_GROWTH``.
+    """
+    scaled = scaled_surplus_maxima(interpolant)
+    first = max(len(scaled) - 1 - RATIO_WINDOW, 0)
+    head, tail = scaled[first], scaled[-1]
+    if len(scaled) - 1 == first:  # a single level sum: no growth to measure
+        return scaled, 0.0
+    growth = (tail / head) ** (1.0 / (len(scaled) - 1 - first)) if head > 0 else (math.inf if tail > 0 else 0.0)
+    return scaled, growth
 
 
 def check_sparse_grid_levels(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, levels: Sequence[int],
@@ -162,12 +183,20 @@ def check_sparse_grid_levels(f: Callable[[torch.Tensor], torch.Tensor], *, d: in
     x = uniform_points(samples, d, seed=seed)
     f_values = evaluate_target(f, x)
     f_gradient = target_gradient(f, x) if norm == "H1" else None
-    errors, points, reproduction = [], [], []
-    for n in levels:
-        interpolant = build(f, d=d, level=n, degree=degree)
+    interpolants = [build(f, d=d, level=n, degree=degree) for n in levels]
+    for interpolant in interpolants:
         if not isinstance(interpolant, SparseGridInterpolant):
             raise TypeError(f"build must return a SparseGridInterpolant, got {type(interpolant).__name__}")
-        errors.append(interpolation_error(interpolant, f, x, norm, f_values=f_values, f_gradient=f_gradient))
+    finest = interpolants[-1]
+    # Values: the finest grid's terms once, prefix sums for every grid that is its restriction (all of them, unless
+    # ``build`` makes the surpluses depend on the level); H1 and very large samples evaluate each grid.
+    terms = (finest.level_terms(x) if norm != "H1" and samples * finest.levels.shape[0] <= MAX_TERMS else None)
+    errors, points, reproduction = [], [], []
+    for interpolant in interpolants:
+        model = interpolant
+        if terms is not None and interpolant.restricts(finest):
+            model = _values_at_x(terms[:, : interpolant.levels.shape[0]].sum(-1))
+        errors.append(interpolation_error(model, f, x, norm, f_values=f_values, f_gradient=f_gradient))
         points.append(interpolant.num_points)
         grid_values = evaluate_target(f, interpolant.points)
         scale = max(1.0, float(grid_values.abs().max()))
@@ -179,10 +208,7 @@ def check_sparse_grid_levels(f: Callable[[torch.Tensor], torch.Tensor], *, d: in
     n0 = levels[-len(window)]
     log_deficit = 0.0 if norm == "H1" else expected * (1 - (n0 / (n0 + 1)) ** (d - 1))
     tolerance = log_deficit + RATIO_MARGIN * expected
-    scaled = scaled_surplus_maxima(interpolant)  # the finest level's
-    first = max(len(scaled) - 1 - RATIO_WINDOW, 0)
-    head, tail = scaled[first], scaled[-1]
-    growth = (tail / head) ** (1.0 / (len(scaled) - 1 - first)) if head > 0 else (math.inf if tail > 0 else 0.0)
+    scaled, growth = surplus_growth(finest)
     return rate_check(
         f"sparse-grid interpolation, degree {degree}, d = {d}, {norm} error per level",
         points,

@@ -113,15 +113,7 @@ class SuperApproximationNetwork(nn.Module):
 
         ``band`` replaces the width :math:`\\delta` of the bands (a probe; default ``self.band``).
         """
-        if not isinstance(x, torch.Tensor) or x.ndim != 2 or x.shape[1] != 1:
-            raise ValueError(f"x must be a tensor of shape (n, 1), got {getattr(x, 'shape', type(x).__name__)}")
-        if x.dtype != torch.float64:
-            raise TypeError(f"x must be float64 (words of up to 53 bits, cells of width 2^-{self.level}), "
-                            f"got {x.dtype}")
-        if not bool(((x >= 0) & (x <= 1)).all()):
-            raise ValueError("x must lie in [0, 1]")
-        r = (x[:, 0] + 0.5 / self.K) / 4 if self.shifted else x[:, 0]
-        c_hat, tau, in_band = self.table.read(r, self.band if band is None else band)
+        c_hat, tau, in_band = self.table.read(self._table_input(x), self.band if band is None else band)
         # 5. recombination
         if self.shifted:
             powers = [tau, 2 * torch.relu(tau - 0.5)]
@@ -133,6 +125,21 @@ class SuperApproximationNetwork(nn.Module):
             out = out + lo[e] * power + span[e] * self.product(torch.stack([c_hat[:, e], power], dim=1))[:, 0]
         clipped = -self.clip_level + torch.relu(out + self.clip_level) - torch.relu(out - self.clip_level)
         return clipped, in_band
+
+    def in_band(self, x: torch.Tensor, band: float | None = None) -> torch.Tensor:
+        """The mask ``(n,)`` of :meth:`evaluate`, from the floor stages alone (:meth:`BitTable.locate`)."""
+        return self.table.locate(self._table_input(x), self.band if band is None else band)[2]
+
+    def _table_input(self, x: torch.Tensor) -> torch.Tensor:
+        """``r`` ``(n,)`` at which the table is read: :math:`x`, or :math:`(x + h/2)/4` for the shifted copy; ``x`` validated."""
+        if not isinstance(x, torch.Tensor) or x.ndim != 2 or x.shape[1] != 1:
+            raise ValueError(f"x must be a tensor of shape (n, 1), got {getattr(x, 'shape', type(x).__name__)}")
+        if x.dtype != torch.float64:
+            raise TypeError(f"x must be float64 (words of up to 53 bits, cells of width 2^-{self.level}), "
+                            f"got {x.dtype}")
+        if not bool(((x >= 0) & (x <= 1)).all()):
+            raise ValueError("x must lie in [0, 1]")
+        return (x[:, 0] + 0.5 / self.K) / 4 if self.shifted else x[:, 0]
 
     @property
     def lookup(self) -> torch.Tensor:

@@ -56,21 +56,27 @@ class PartitionedNetwork(nn.Module):
         super().__init__()
         self.W, self.L, self.m = W, L, 2
         level = 2 * int(round(math.log2(W * L)))
+        self._require_float64(W * L, level, 2 * level + 9, ">=")  # at once, before the local networks
         self.local = nn.ModuleList([SuperApproximationNetwork(f, m=2, W=W, L=L, product_depth=level + 4),
                                     SuperApproximationNetwork(f, m=2, W=W, L=L, product_depth=level + 4, shifted=shift)])
         self.K, self.level, self.interpolant = self.local[0].K, level, self.local[0].interpolant
         self.clip_level = max(net.clip_level for net in self.local)
         self.t = 2 * level + 9 + max(0, math.ceil(math.log2(self.clip_level)))
-        if self.t + level + 2 > MAX_BITS[torch.float64]:
-            raise ValueError(f"W*L={W * L} is too large for Network C in float64: g(x) = sawtooth(Kx) keeps about "
-                             f"{MAX_BITS[torch.float64] - level - 2} bits of x, fewer than the depth t={self.t} of its "
-                             f"products, so every input lands on a kink of their pieces; allowed: W*L <= 64")
+        self._require_float64(W * L, level, self.t, "=")
         device = self.interpolant.points.device
         self.sawtooth = sawtooth(level + 1, device=device)
         self.product = yarotsky_product(self.t, device=device)
         self.error_bound = max(net.error_bound for net in self.local) + 4 * self.clip_level * 4.0**-self.t
         self.stored_bits = sum(net.stored_bits for net in self.local)
         self.depth, self.width, self.nonzero_parameters = self.layout()
+
+    @staticmethod
+    def _require_float64(wl: int, level: int, t: int, relation: str) -> None:
+        """Refuse a product depth (``relation`` ``t``: ``"="`` or ``">="``) that float64 cannot resolve after the sawtooth of level ``level``."""
+        if t + level + 2 > MAX_BITS[torch.float64]:
+            raise ValueError(f"W*L={wl} is too large for Network C in float64: g(x) = sawtooth(Kx) keeps about "
+                             f"{MAX_BITS[torch.float64] - level - 2} bits of x, fewer than the depth t{relation}{t} of its "
+                             f"products, so every input lands on a kink of their pieces; allowed: W*L <= 64")
 
     def layout(self) -> tuple[int, int, int]:
         """Depth, width and nonzero parameters by the layout arithmetic of :func:`nnproofs.korobov.explicit.explicit_network_c`.

@@ -137,13 +137,36 @@ class SparseGridInterpolant:
         surpluses = self.surpluses.to(device=x.device, dtype=x.dtype)
         columns = self._columns(x.device)
         for start, stop in self._chunks(x.shape[0]):
-            cells, t = self._directions(x[start:stop])
-            values = basis_1d(t, self.degree)
-            product = values[0].index_select(1, columns[0])
-            for j in range(1, self.d):
-                product = product * values[j].index_select(1, columns[j])
-            out[start:stop] = (surpluses[self._flat_index(cells, columns)] * product).sum(-1)
+            out[start:stop] = self._terms(x[start:stop], surpluses, columns).sum(-1)
         return out
+
+    def level_terms(self, x: torch.Tensor) -> torch.Tensor:
+        """``(n, K)``: the term :math:`v_{\\mathbf l, \\mathbf i(x)} \\prod_j \\phi(t_j)` of every level multi-index; their sum is :math:`I_n f(x)`.
+
+        The levels come ordered by :math:`|\\mathbf l|_1`, so the first :math:`\\binom{n'+d-1}{d}` columns summed
+        give :math:`I_{n'} f(x)` for every :math:`n' \\le n` (surpluses do not depend on the level of the grid).
+        """
+        x = self.validate_points(x)
+        surpluses = self.surpluses.to(device=x.device, dtype=x.dtype)
+        columns = self._columns(x.device)
+        return torch.cat([self._terms(x[start:stop], surpluses, columns) for start, stop in self._chunks(x.shape[0])])
+
+    def restricts(self, finer: SparseGridInterpolant) -> bool:
+        """Whether this interpolant is ``finer`` cut to its own levels (then its values are a prefix sum of ``finer.level_terms``)."""
+        K, N = self.levels.shape[0], self.num_points
+        return (self.d == finer.d and self.degree == finer.degree and K <= finer.levels.shape[0]
+                and N <= finer.num_points and torch.equal(self.levels, finer.levels[:K])
+                and torch.equal(self.offsets, finer.offsets[:K]) and torch.equal(self.strides, finer.strides[:K])
+                and torch.equal(self.surpluses, finer.surpluses[:N]))
+
+    def _terms(self, x: torch.Tensor, surpluses: torch.Tensor, columns: torch.Tensor) -> torch.Tensor:
+        """``(n, K)`` terms of :meth:`level_terms` for one chunk of points."""
+        cells, t = self._directions(x)
+        values = basis_1d(t, self.degree)
+        product = values[0].index_select(1, columns[0])
+        for j in range(1, self.d):
+            product = product * values[j].index_select(1, columns[j])
+        return surpluses[self._flat_index(cells, columns)] * product
 
     def gradient(self, x: torch.Tensor) -> torch.Tensor:
         """:math:`\\nabla I_n f(x)`, ``(n, d)``.
