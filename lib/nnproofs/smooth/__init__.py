@@ -15,8 +15,9 @@ The API, in the chapter's order (labels of ``book/01_smooth_constant_depth.md``)
   read at the asymptotic end; PASSED, INCONCLUSIVE or FAILED), at :func:`evaluation_points` and
   :func:`default_Ks`;
 * **the ReLU floor** (Theorem ``thm-relu-floor``, module ``bottleneck``): :func:`check_relu_bottleneck`, with
-  :func:`relu_piece_count` counting ``P`` exactly and :func:`check_curvature`; networks trained by module
-  ``training``;
+  :func:`relu_piece_count` counting ``P`` exactly and :func:`check_curvature`; smooth nets of the same architecture
+  below the floor on a majority of architectures, stalled fits (:data:`STALLED`) refitted :data:`RETRAINS` times;
+  networks trained by module ``training``;
 * **learning curves** (Theorem ``thm-erm-rate``, illustrated, module ``learning``): :func:`learning_curve`,
   :func:`check_learning_curve`;
 * targets (module ``targets``): :func:`chapter_target`, :func:`convex_target`, :func:`learning_target`, and
@@ -27,10 +28,18 @@ The API, in the chapter's order (labels of ``book/01_smooth_constant_depth.md``)
 """
 
 from . import claims  # registers the chapter's claims with the ledger
-from .bottleneck import SEPARATION, check_curvature, check_relu_bottleneck, default_bottleneck_widths, relu_piece_count
+from .bottleneck import (
+    RETRAINS,
+    STALLED,
+    check_curvature,
+    check_relu_bottleneck,
+    default_bottleneck_widths,
+    relu_piece_count,
+)
 from .checks import (
     DEFAULT_DELTAS,
     END_INTERVALS,
+    END_INTERVALS_K3,
     END_SLOPE_TOL,
     FLOOR_MARGIN,
     GADGET_SLOPE_TOL,
@@ -71,9 +80,9 @@ from .network import constant_depth_network, critical_points, local_polynomials
 from .targets import chapter_target, convex_target, holder_target, learning_target
 
 __all__ = [
-    "ACTIVATIONS", "CHAPTER", "DEFAULT_DELTAS", "END_INTERVALS", "END_SLOPE_TOL", "EXACT_IDENTITY", "FLOOR_MARGIN",
+    "ACTIVATIONS", "CHAPTER", "DEFAULT_DELTAS", "END_INTERVALS", "END_INTERVALS_K3", "END_SLOPE_TOL", "EXACT_IDENTITY", "FLOOR_MARGIN",
     "FORWARD_CONTROL_BASE", "GADGET_SLOPE_TOL", "LEARNING_NULL_SHARE", "LEARNING_SLOPE", "MAX_D", "MAX_K",
-    "OUTPUT_ROUNDING", "OUT_OF_CLASS_EXPONENT", "ROUND_OFF_FLOOR", "SEPARATION", "STEEPENING", "affine_maps",
+    "OUTPUT_ROUNDING", "OUT_OF_CLASS_EXPONENT", "RETRAINS", "ROUND_OFF_FLOOR", "STALLED", "STEEPENING", "affine_maps",
     "base_point", "chapter_target", "check_constant_depth_rate", "check_curvature", "check_gadget_rate",
     "check_learning_curve", "check_relu_bottleneck", "constant_depth_network", "convex_target", "critical_points",
     "default_Ks", "default_bottleneck_widths", "derivative", "evaluation_points", "exact_derivative",

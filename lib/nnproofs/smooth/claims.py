@@ -102,7 +102,8 @@ def _control_cubic_parameters() -> RateCheck:
 
 
 @claim("smooth/relu-floor", chapter=CHAPTER, label="thm-relu-floor",
-       statement="trained ReLU nets (H = 1, 2, 3): P ≤ (W+1)^H, sup error ≥ μ/(16P²); GELU nets reach < 1/4 of it")
+       statement="trained ReLU nets (H = 1, 2, 3): P ≤ (W+1)^H, sup error ≥ μ/(16P²); GELU nets of the same"
+                 " architecture below it on a majority of architectures")
 def _claim_relu_floor() -> RateCheck:
     return check_relu_bottleneck(convex_target, mu=1.0, widths=default_bottleneck_widths())
 

@@ -58,9 +58,10 @@ def target(f, d: int, device) -> Callable:
         raise TypeError(f"f must be a callable mapping an (n, d) float64 tensor to shape (n,), got {type(f).__name__}")
     probe = torch.linspace(0.0, 1.0, 5 * d, dtype=torch.float64, device=device).reshape(5, d)
     value = f(probe)
-    if not isinstance(value, torch.Tensor) or value.numel() != 5 or value.reshape(-1).shape != (5,):
+    if not isinstance(value, torch.Tensor) or value.shape != (5,):
         shape = tuple(value.shape) if isinstance(value, torch.Tensor) else type(value).__name__
-        raise ValueError(f"f must map an (n, {d}) tensor to shape (n,); on a (5, {d}) tensor it returned {shape}")
+        hint = "; return a 1-D tensor, e.g. f(x)[:, 0] or torch.sin(x[:, 0])" if shape == (5, 1) else ""
+        raise ValueError(f"f must map an (n, {d}) tensor to shape (n,); on a (5, {d}) tensor it returned {shape}{hint}")
     if value.dtype != torch.float64:
         raise ValueError(f"f must return float64 values (the check measures errors down to 1e-10), got {value.dtype}")
     finite_values("f", value)
@@ -86,4 +87,18 @@ def sizes(name: str, values, minimum: int) -> list[int]:
 
 
 def device_of(device) -> torch.device:
-    return book_device.device() if device is None else torch.device(device)
+    """``device`` as a ``torch.device`` that torch can compute on (``None``: ``BOOK_DEVICE``), else a ValueError."""
+    if device is None:
+        return book_device.device()
+    try:
+        out = torch.device(device)
+    except (RuntimeError, TypeError) as error:
+        raise ValueError(f"device={device!r} is not a torch device ('cpu', 'cuda', 'cuda:0', ...): {error}") from None
+    if out.type == "cuda":
+        count = torch.cuda.device_count() if torch.cuda.is_available() else 0
+        if (out.index or 0) >= count:
+            raise ValueError(f"device={device!r} is not available: torch sees {count} CUDA device(s); use"
+                             f" {'cuda:0..cuda:' + str(count - 1) + ' or ' if count else ''}'cpu'")
+    elif out.type != "cpu":
+        raise ValueError(f"device={device!r} is not supported; use 'cpu' or 'cuda[:index]'")
+    return out

@@ -7,7 +7,7 @@ shallow, so the loss and its gradient are computed in numpy with hand-written ba
 minimised by a small BFGS (:func:`bfgs`) with scipy's Wolfe line search. The library paths were measured
 on the chapter's floor check (six ReLU and six GELU fits, same seeds, same shared 2-core machine, minutes
 apart): ``torch.optim.LBFGS`` (strong Wolfe, history 100, no early stop) took 107-197 s per check and its GELU fits
-stayed up to 9x above the ReLU floor (the separation needs 0.1x); scipy's ``L-BFGS-B`` fed by torch's
+stayed up to 9x above the ReLU floor (the separation needs them below it); scipy's ``L-BFGS-B`` fed by torch's
 autograd took 65-68 s and reached the separation; this module 10-14 s. At these sizes torch's per-call
 overhead dominates.
 The trained weights are then copied into an ordinary ``torch.nn.Sequential`` of ``Linear`` and
