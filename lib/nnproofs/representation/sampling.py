@@ -258,11 +258,12 @@ def _build(poly, variables, *, sigma, beta, inputs, kernel: str = "sharpened", b
            output_scale: float = 1.0, device=None, weight_law: str = "gaussian") -> SharpenedRepresentation:
     """The representation of ``poly`` with the ``kernel`` of ``KERNELS`` (see :data:`KERNELS`)."""
     variables = sym.check_variables(variables)
+    exact_sigma = sigma  # a sympy number (sqrt(2), Rational(1, 3)) stays exact in the kernels
     sigma, beta = _scales(sigma, beta)
     input_law(inputs)
     parts = sym.homogeneous_parts(poly, variables)
     constant = float(parts.pop(0, 0))
-    s2 = sympy.nsimplify(sigma) ** 2
+    s2 = sym._positive(exact_sigma) ** 2
     kernels = {k: part if k == 1 and kernel != "explicit sphere" else KERNELS[kernel](part, variables, k, s2)
                for k, part in parts.items()}
     return SharpenedRepresentation(variables, sigma, beta, constant, parts, kernels, inputs, bias_sign, output_scale,
