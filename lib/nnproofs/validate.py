@@ -33,6 +33,13 @@ def _sympy_real_number(value) -> bool:
     return sympy is not None and isinstance(value, sympy.Basic) and bool(value.is_number) and value.is_real is True
 
 
+def flag(name: str, value) -> bool:
+    """``value`` if it is a bool (numpy's included), else a TypeError naming ``name``: ``"no"`` is not ``False``."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r} ({type(value).__name__})")
+    return bool(value)
+
+
 def finite_real(name: str, value) -> float:
     """``value`` as a float if it is a finite real number (numpy scalars and real sympy numbers included), else an
     error naming ``name``."""

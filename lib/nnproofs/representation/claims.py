@@ -132,13 +132,13 @@ def _control_mean_scaled() -> RateCheck:
 @claim("representation/explicit-monte-carlo-rate", chapter=CHAPTER, label="thm-explicit",
        statement="the explicit representation (T_μ⁻¹, Gaussian μ) sampled through the same rate check passes it")
 def _claim_explicit_rate() -> RateCheck:
-    return _rate_claim(explicit_representation)
+    return _rate_claim(explicit_representation, replicates=RATE_MIN_REPLICATES)
 
 
 @claim("representation/explicit-sphere-monte-carlo-rate", chapter=CHAPTER, label="thm-explicit",
        statement="the explicit representation with weights on the sphere (T_μ⁻¹, uniform μ) passes the same rate check")
 def _claim_explicit_sphere_rate() -> RateCheck:
-    return _rate_claim(explicit_sphere_representation)
+    return _rate_claim(explicit_sphere_representation, replicates=RATE_MIN_REPLICATES)
 
 
 @claim("representation/explicit-vs-sharpened", chapter=CHAPTER, label="thm-explicit",

@@ -27,12 +27,9 @@ baseline), the trained network and a width-``n`` sample of the representation; :
 
 from __future__ import annotations
 
-import copy
 import dataclasses
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 import numpy as np
 import torch
@@ -43,13 +40,13 @@ from .. import device as book_device
 from ..measure import input_law, sample_inputs
 from ..networks import affine_maps, relu_network
 from ..rates import RateCheck, rate_check
-from ..validate import int_at_least, nonnegative_int, positive_int, positive_real
+from ..validate import flag, nonnegative_int, positive_int
 from .sampling import SharpenedRepresentation, sharpened_representation
+from .training import LEARNING_RATE, Training, initial_network, train_two_layer  # noqa: F401 (Training: re-exported)
 
 WEIGHTINGS = ("unweighted", "mass", "activity")
 DISTANCES = {"energy": stats.energy_distance, "wasserstein": stats.wasserstein_distance}
 NETWORKS = ("initialisation", "trained", "representation")
-LEARNING_RATE = 5e-3  # full-batch Adam; at the ci sizes 1000 steps reach a relative test MSE of about 5e-4
 TEST_POINTS = 4096  # fresh points of D for the relative test MSE
 DIMENSION = 5  # the ledger's claim: the chapter's polynomial in d = 5 at both scales
 # Thresholds of check_comparison, measured on the chapter's polynomial (d = 5, sphere) over seeds 0-9 at the ci
@@ -195,94 +192,6 @@ def nonpositive_bias_network(net: nn.Module) -> nn.Sequential:
     return relu_network([first, second])
 
 
-def _flag(name: str, value) -> bool:
-    """``value`` if it is a bool (numpy's included), else a TypeError naming ``name``: ``"no"`` is not ``False``."""
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False, got {value!r} ({type(value).__name__})")
-    return bool(value)
-
-
-def initial_network(d: int, width: int, *, init_scale: float = 1.0, generator: torch.Generator | None = None,
-                    device=None) -> nn.Sequential:
-    """``Sequential(Linear(d, width), ReLU, Linear(width, 1))`` in float64 with PyTorch's default initialisation for
-    ``nn.Linear`` (weights and biases uniform on :math:`\\pm 1/\\sqrt{\\text{fan-in}}`) times ``init_scale``, drawn
-    from ``generator`` (on its device; else on ``device``, default ``BOOK_DEVICE``)."""
-    d, width = positive_int("d", d), positive_int("width", width)
-    init_scale = positive_real("init_scale", init_scale)
-    if generator is not None and not isinstance(generator, torch.Generator):
-        raise TypeError(f"generator must be a torch.Generator or None, got {type(generator).__name__}")
-    dev = generator.device if generator is not None else torch.device(device or book_device.device())
-    net = nn.Sequential(nn.Linear(d, width), nn.ReLU(), nn.Linear(width, 1)).to(dtype=torch.float64, device=dev)
-    with torch.no_grad():
-        for layer in (net[0], net[2]):
-            bound = init_scale / math.sqrt(layer.in_features)
-            for p in (layer.weight, layer.bias):
-                p.copy_((2 * torch.rand(p.shape, dtype=torch.float64, device=dev, generator=generator) - 1) * bound)
-    return net
-
-
-ADAM_BETAS, ADAM_EPS = (0.9, 0.999), 1e-8  # torch.optim.Adam's defaults
-
-
-@torch.no_grad()
-def _adam_step(params: list[torch.Tensor], moments: list[tuple[torch.Tensor, torch.Tensor]], step: int, lr: float) -> None:
-    """Step ``step`` (from 1) of Adam with bias correction, in the arithmetic of ``torch.optim.Adam``'s single-tensor
-    update (the same iterates): ``torch.optim`` imports ``torch._dynamo`` on first use, seconds of the chapter's budget."""
-    (beta1, beta2), correction2 = ADAM_BETAS, (1 - ADAM_BETAS[1] ** step) ** 0.5
-    for p, (mean, square) in zip(params, moments):
-        mean.lerp_(p.grad, 1 - beta1)
-        square.mul_(beta2).addcmul_(p.grad, p.grad, value=1 - beta2)
-        p.addcdiv_(mean, (square.sqrt() / correction2).add_(ADAM_EPS), value=-lr / (1 - beta1**step))
-
-
-class Training(NamedTuple):
-    """A trained network, its initialisation (a copy taken before the first step) and the relative training MSE
-    per step (the mean squared error over the variance of the training targets)."""
-
-    trained: nn.Sequential
-    initial: nn.Sequential
-    relative_losses: tuple[float, ...]
-
-
-def train_two_layer(target: Callable[[torch.Tensor], torch.Tensor], d: int, width: int, *, inputs: str = "sphere",
-                    points: int, steps: int, lr: float = LEARNING_RATE, init_scale: float = 1.0, seed: int = 0,
-                    permute_targets: bool = False, device=None) -> Training:
-    """Fit ``Sequential(Linear(d, width), ReLU, Linear(width, 1))`` to ``target`` on ``points`` points of :math:`D`
-    by ``steps`` steps of full-batch Adam (learning rate ``lr``) on the mean squared error, in float64.
-
-    Everything is drawn from one generator seeded with ``seed`` on ``device`` (default ``BOOK_DEVICE``): the points
-    (:func:`~nnproofs.measure.sample_inputs`), then the initialisation (:func:`initial_network`).
-    ``permute_targets=True`` then permutes the targets (a null: nothing to learn; same points, same initialisation).
-    """
-    if not callable(target):
-        raise TypeError(f"target must be a callable (N, d) tensor -> (N,) tensor, got {type(target).__name__}")
-    points, steps = positive_int("points", points), positive_int("steps", steps)
-    lr = positive_real("lr", lr)
-    permute_targets = _flag("permute_targets", permute_targets)
-    seed = int_at_least("seed", seed, 0)
-    dev = torch.device(device) if device is not None else book_device.device()
-    g = torch.Generator(device=dev).manual_seed(seed)
-    x = sample_inputs(points, d, inputs, generator=g)
-    y = torch.as_tensor(target(x), dtype=torch.float64, device=dev)
-    if y.shape != (points,) or not torch.isfinite(y).all():
-        raise ValueError(f"target must return {points} finite values for {points} points, got shape {tuple(y.shape)}")
-    net = initial_network(d, width, init_scale=init_scale, generator=g)
-    if permute_targets:
-        y = y[torch.randperm(points, generator=g, device=dev)]
-    initial = copy.deepcopy(net).requires_grad_(False)
-    params = list(net.parameters())
-    moments = [(torch.zeros_like(p), torch.zeros_like(p)) for p in params]
-    losses = torch.empty(steps, dtype=torch.float64, device=dev)
-    for step in range(steps):
-        for p in params:
-            p.grad = None
-        loss = ((net(x)[:, 0] - y) ** 2).mean()
-        loss.backward()
-        _adam_step(params, moments, step + 1, lr)
-        losses[step] = loss.detach()
-    return Training(net.requires_grad_(False), initial, tuple((losses / y.var(correction=0)).tolist()))
-
-
 def _relative_mse(net: nn.Module, x: torch.Tensor, fx: torch.Tensor) -> float:
     """:math:`\\|f_{\\rm net} - f\\|^2/\\|f - Ef\\|^2` on the points ``x`` with values ``fx``."""
     with torch.no_grad():
@@ -383,7 +292,7 @@ def compare_trained(poly, variables: Sequence, *, width: int, points: int, steps
     """
     if not callable(build):
         raise TypeError(f"build must be a callable like sharpened_representation, got {type(build).__name__}")
-    permute_targets = _flag("permute_targets", permute_targets)
+    permute_targets = flag("permute_targets", permute_targets)
     representation = build(poly, variables, inputs=inputs)
     if not representation.weights:
         raise ValueError(f"poly = {poly} is constant: there is nothing to train on")
@@ -454,7 +363,7 @@ def check_comparison(comparison: Comparison, *, null: Comparison | None = None, 
     """
     if not isinstance(comparison, Comparison):
         raise TypeError(f"comparison must be a Comparison (see compare_trained), got {type(comparison).__name__}")
-    judge_fit = _flag("judge_fit", judge_fit)
+    judge_fit = flag("judge_fit", judge_fit)
     if null is not None:
         _check_null(null, comparison)
     curve = comparison.training_curve
