@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+import sys
 from collections.abc import Sequence
 
 import numpy as np
@@ -26,8 +27,24 @@ def nonnegative_int(name: str, value) -> int:
     return _integer(name, value, 0, "an int >= 0")
 
 
+def _sympy_real_number(value) -> bool:
+    """Whether ``value`` is a real sympy number (``Rational(1, 3)``, ``sqrt(2)``), without importing sympy."""
+    sympy = sys.modules.get("sympy")
+    return sympy is not None and isinstance(value, sympy.Basic) and bool(value.is_number) and value.is_real is True
+
+
+def flag(name: str, value) -> bool:
+    """``value`` if it is a bool (numpy's included), else a TypeError naming ``name``: ``"no"`` is not ``False``."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r} ({type(value).__name__})")
+    return bool(value)
+
+
 def finite_real(name: str, value) -> float:
-    """``value`` as a float if it is a finite real number (numpy scalars included), else an error naming ``name``."""
+    """``value`` as a float if it is a finite real number (numpy scalars and real sympy numbers included), else an
+    error naming ``name``."""
+    if _sympy_real_number(value):
+        value = float(value)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {value!r} ({type(value).__name__})")
     if not np.isfinite(value):

@@ -16,7 +16,8 @@ The public API, by the chapter's labels:
 * controls (:mod:`.controls`): :func:`unsharpened_control`, :func:`forward_heat_control`, :func:`bias_sign_control`,
   :func:`mean_scaled_control`;
 * the chapter's targets and sizes (:mod:`.targets`);
-* ``obs-trained``: :mod:`.neurons` (also importable as ``nnproofs.neuron_statistics``);
+* ``obs-trained``: :mod:`.neurons` (also importable as ``nnproofs.neuron_statistics``), the trained networks of
+  :mod:`.training`;
 * the ledger's claims: :mod:`.claims`.
 """
 

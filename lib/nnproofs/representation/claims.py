@@ -7,6 +7,7 @@ from ..ledger import claim
 from ..rates import RateCheck
 from . import symbolic as sym
 from .checks import (
+    RATE_MIN_REPLICATES,
     check_dimension_stability,
     check_eigenvalues,
     check_fischer_identity,
@@ -15,7 +16,15 @@ from .checks import (
     compare_constants,
 )
 from .controls import bias_sign_control, forward_heat_control, mean_scaled_control, unsharpened_control
-from .neurons import DIMENSION, check_trained_neurons, compare_trained, default_sizes, fresh_initialisation_control
+from .neurons import (
+    DIMENSION,
+    check_comparison,
+    check_trained_neurons,
+    compare_trained,
+    default_sizes,
+    fresh_initialisation_control,
+    nonpositive_bias_network,
+)
 from .sampling import explicit_representation, explicit_sphere_representation, sharpened_representation
 from .targets import (
     NEAR_MISS_SCALE,
@@ -48,19 +57,19 @@ def _claim_rate() -> RateCheck:
 @claim("representation/control-unsharpened", chapter=CHAPTER, label="thm-monte-carlo", control=True,
        statement="control: q_k = f_k (no backward heat flow) must be rejected")
 def _control_unsharpened() -> RateCheck:
-    return _rate_claim(unsharpened_control, replicates=5)
+    return _rate_claim(unsharpened_control, replicates=RATE_MIN_REPLICATES)
 
 
 @claim("representation/control-forward-heat", chapter=CHAPTER, label="thm-monte-carlo", control=True,
        statement="control: forward heat flow e^(+σ²Δ/2) must be rejected")
 def _control_forward() -> RateCheck:
-    return _rate_claim(forward_heat_control, replicates=5)
+    return _rate_claim(forward_heat_control, replicates=RATE_MIN_REPLICATES)
 
 
 @claim("representation/control-bias-sign", chapter=CHAPTER, label="thm-monte-carlo", control=True,
        statement="control: neurons ρ(⟨W,x⟩ + S) (wrong bias sign) must be rejected")
 def _control_bias() -> RateCheck:
-    return _rate_claim(bias_sign_control, replicates=5)
+    return _rate_claim(bias_sign_control, replicates=RATE_MIN_REPLICATES)
 
 
 @claim("representation/eigenvalues", chapter=CHAPTER, label="thm-spectrum",
@@ -123,13 +132,13 @@ def _control_mean_scaled() -> RateCheck:
 @claim("representation/explicit-monte-carlo-rate", chapter=CHAPTER, label="thm-explicit",
        statement="the explicit representation (T_μ⁻¹, Gaussian μ) sampled through the same rate check passes it")
 def _claim_explicit_rate() -> RateCheck:
-    return _rate_claim(explicit_representation)
+    return _rate_claim(explicit_representation, replicates=RATE_MIN_REPLICATES)
 
 
 @claim("representation/explicit-sphere-monte-carlo-rate", chapter=CHAPTER, label="thm-explicit",
        statement="the explicit representation with weights on the sphere (T_μ⁻¹, uniform μ) passes the same rate check")
 def _claim_explicit_sphere_rate() -> RateCheck:
-    return _rate_claim(explicit_sphere_representation)
+    return _rate_claim(explicit_sphere_representation, replicates=RATE_MIN_REPLICATES)
 
 
 @claim("representation/explicit-vs-sharpened", chapter=CHAPTER, label="thm-explicit",
@@ -163,3 +172,14 @@ def _control_fresh() -> RateCheck:
     poly, variables = default_target(DIMENSION)
     comparison = compare_trained(poly, variables, **default_sizes())
     return fresh_initialisation_control(comparison)
+
+
+@claim("neuron-statistics/control-rewritten-initialisation", chapter=CHAPTER, label="obs-trained", control=True,
+       statement="control: the initialisation rewritten with every bias <= 0 (the same function, never trained) in place"
+                 " of the trained network, judge_fit=False (the fit judged relative to the initialisation only): its"
+                 " biases moved all the way, and it must be rejected")
+def _control_rewritten() -> RateCheck:
+    poly, variables = default_target(DIMENSION)
+    comparison = compare_trained(poly, variables, **default_sizes())
+    rewritten = comparison.with_trained(nonpositive_bias_network(comparison.networks["initialisation"]))
+    return check_comparison(rewritten, judge_fit=False)

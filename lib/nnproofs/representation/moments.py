@@ -22,9 +22,11 @@ from . import symbolic as sym
 BETA_OVER_SIGMA = 2.0  # bias scale β = 2σ: M_k < ∞ needs β > σ on the sphere; 2σ leaves the MSE estimator finite variance
 QUAD_NODES = 48  # Gauss–Legendre nodes for G_k on [0, t]; the integrand is smooth, 48 nodes reach round-off for t <= 10
 MOMENT_NODES = 64  # Gauss–Jacobi × Gauss–Legendre nodes of radial_second_moment: 64 and 128 agree to 1e-12 (tests)
+MOMENT_MAX_DIMENSION = 2000  # Gauss–Jacobi weights of exponent a − 1 = (d − 3)/2 overflow float64 near d = 2050
 MOMENT_RTOL = 1e-9  # relative accuracy of the deterministic M_k (quadrature round-off is below 1e-12)
 _LEGENDRE = np.polynomial.legendre.leggauss(QUAD_NODES)
-CONSTANT_NODES = 200  # Gauss–Jacobi nodes per axis of _gaussian_g_moments: 100..800 agree to 1e-12 at β = 1.42σ (tests)
+CONSTANT_MAX_DEGREE = 1000  # roots_jacobi's total weight 2^(k+1)B(3, k-1) overflows float64 near k = 1020
+CONSTANT_NODES = 200  # Gauss–Jacobi nodes per axis of _log_gaussian_g_moments: 100..800 agree to 1e-12 at β = 1.42σ (tests)
 
 
 def fischer_norm(poly, variables) -> float:
@@ -32,9 +34,15 @@ def fischer_norm(poly, variables) -> float:
     return math.sqrt(float(sym.fischer_inner(poly, poly, variables)))
 
 
+def _log_bias_normaliser(k: int, beta: float) -> float:
+    """:math:`\\log C`, :math:`C = \\beta^{k-1}2^{(k-3)/2}\\Gamma((k-1)/2)` the factor of :math:`1/p_k(s)` without its
+    :math:`s`-dependence: :math:`p_k(s) = s^{k-2}e^{-s^2/(2\\beta^2)}/C` (:math:`k \\ge 2`)."""
+    return (k - 1) * math.log(beta) + (k - 3) / 2 * math.log(2) + math.lgamma((k - 1) / 2)
+
+
 def _bias_normaliser(k: int, beta: float) -> float:
-    """:math:`1/p_k(s)` without its :math:`s`-dependence: :math:`p_k(s) = s^{k-2}e^{-s^2/(2\\beta^2)}/C`, :math:`C = \\beta^{k-1}2^{(k-3)/2}\\Gamma((k-1)/2)`."""
-    return beta ** (k - 1) * 2.0 ** ((k - 3) / 2) * math.gamma((k - 1) / 2)
+    """:math:`C = e^{\\log C}` of :func:`_log_bias_normaliser`."""
+    return math.exp(_log_bias_normaliser(k, beta))
 
 
 def relu_square_integral(k: int, t: torch.Tensor, beta: float) -> torch.Tensor:
@@ -85,6 +93,22 @@ def _sphere_moments_of_square(q, variables) -> dict[int, sympy.Expr]:
     return out
 
 
+def _coordinate_law(d: int, inputs: str, nodes: int) -> tuple[np.ndarray, np.ndarray]:
+    """Nodes and weights in :math:`\\tau \\in (0, 1]` for :math:`E[h(\\tau)1[\\tau > 0]]`, :math:`\\tau` one coordinate of :math:`D`
+    (density :math:`(1-\\tau^2)^{a-1}/B(1/2, a)` on :math:`[-1, 1]`, :math:`a = (d-1)/2` on the sphere, :math:`(d+1)/2` on the
+    ball): Gauss–Jacobi in :math:`\\tau = (1 + s)/2` with weight :math:`(1-s)^{a-1}`; on :math:`S^0 = \\{-1, 1\\}`,
+    :math:`\\tau = 1` with probability 1/2. ``d`` at most ``MOMENT_MAX_DIMENSION``, checked before the quadrature."""
+    if d > MOMENT_MAX_DIMENSION:
+        raise ValueError(f"d must be <= {MOMENT_MAX_DIMENSION} for the Gauss–Jacobi quadrature of the second moments (its"
+                         f" weights 2^(a-1)B(1/2, a), a = (d ∓ 1)/2, overflow float64 beyond), got {d}")
+    a = (d - 1) / 2 if inputs == "sphere" else (d + 1) / 2
+    if a == 0:
+        return np.ones(1), np.full(1, 0.5)
+    s, ws = special.roots_jacobi(nodes, a - 1, 0.0)
+    tau = (1 + s) / 2
+    return tau, ws * 2.0 ** (-(a - 1)) * (1 + tau) ** (a - 1) / 2 / special.beta(0.5, a)
+
+
 @functools.lru_cache(maxsize=4096)
 def radial_second_moment(k: int, j: int, d: int, inputs: str = "sphere", *, sigma: float = 1.0,
                          beta: float | None = None, nodes: int = MOMENT_NODES) -> float:
@@ -102,7 +126,6 @@ def radial_second_moment(k: int, j: int, d: int, inputs: str = "sphere", *, sigm
     j = int_at_least("j", j, 0)
     inputs, nodes = input_law(inputs), positive_int("nodes", nodes)
     sigma, beta = _scales(sigma, beta)
-    a = (d - 1) / 2 if inputs == "sphere" else (d + 1) / 2
 
     def radial(m):  # E[R^m], R ~ chi_d
         return math.exp(m / 2 * math.log(2) + math.lgamma((m + d) / 2) - math.lgamma(d / 2))
@@ -112,18 +135,12 @@ def radial_second_moment(k: int, j: int, d: int, inputs: str = "sphere", *, sigm
     m = j + k + 1
     y, wy = np.polynomial.legendre.leggauss(nodes)
     y, wy = (y + 1) / 2, wy / 2
-    if a == 0:  # S^0 = {-1, 1}: tau = 1 with probability 1/2
-        tau, wt = np.ones(1), np.full(1, 0.5)
-    else:  # tau = (1 + s)/2 on (0, 1]; the density (1 - tau^2)^(a-1)/B(1/2, a) on [-1, 1]
-        s, ws = special.roots_jacobi(nodes, a - 1, 0.0)
-        tau = (1 + s) / 2
-        wt = ws * 2.0 ** (-(a - 1)) * (1 + tau) ** (a - 1) / 2 / special.beta(0.5, a)
+    tau, wt = _coordinate_law(d, inputs, nodes)
     ratio = (sigma / beta) ** 2 * tau[:, None] ** 2 * y[None, :] ** 2
     inner = (y ** (k - 2) * (1 - y) ** 2 * wy)[None, :] * (1 - ratio) ** (-(m + d) / 2)
     value = float(_bias_normaliser(k, beta) * sigma ** (k + 1) * radial(m) * (wt * tau ** (k + 1) * inner.sum(axis=1)).sum())
-    if not math.isfinite(value):  # e.g. d = 10^6: the Gauss–Jacobi nodes of exponent a − 1 are not computable in float64
-        raise ValueError(f"radial_second_moment is not finite in float64 for k={k}, j={j}, d={d} ({inputs}); d too large"
-                         " for this quadrature")
+    if not math.isfinite(value):
+        raise ValueError(f"radial_second_moment is not finite in float64 for k={k}, j={j}, d={d} ({inputs})")
     return value
 
 
@@ -139,13 +156,7 @@ def sphere_weight_moment(k: int, d: int, inputs: str = "sphere", *, beta: float 
     beta = positive_real("beta", beta)
     if k == 1:
         return 1 / (2 * d) if inputs == "sphere" else 1 / (2 * (d + 2))
-    a = (d - 1) / 2 if inputs == "sphere" else (d + 1) / 2
-    if a == 0:
-        tau, wt = np.ones(1), np.full(1, 0.5)
-    else:
-        s, ws = special.roots_jacobi(nodes, a - 1, 0.0)
-        tau = (1 + s) / 2
-        wt = ws * 2.0 ** (-(a - 1)) * (1 + tau) ** (a - 1) / 2 / special.beta(0.5, a)
+    tau, wt = _coordinate_law(d, inputs, nodes)
     g = relu_square_integral(k, torch.as_tensor(tau, dtype=torch.float64), beta).numpy()
     return float((wt * g).sum())
 
@@ -159,31 +170,46 @@ def _scales(sigma, beta) -> tuple[float, float]:
     return sigma, beta
 
 
-def _gaussian_g_moments(k: int, sigma: float, beta: float) -> tuple[float, float]:
-    """:math:`(E\\,G_k(\\sigma\\xi), E\\,G_k(\\sigma\\xi)^2)`, :math:`\\xi \\sim N(0, 1)`, without sampling.
+def _log_gaussian_g_moments(k: int, sigma: float, beta: float) -> tuple[float, float]:
+    """:math:`(\\log E\\,G_k(\\sigma\\xi), \\log E\\,G_k(\\sigma\\xi)^2)`, :math:`\\xi \\sim N(0, 1)`, without sampling and in logs
+    (the factors :math:`\\Gamma(k + 3/2)` and :math:`a^{-(k+3/2)}` overflow float64 near :math:`k = 170`).
 
     With :math:`G_k(t) = Ct_+^{k+1}\\int_0^1 w(y)e^{t^2y^2/(2\\beta^2)}dy`, :math:`w(y) = y^{k-2}(1-y)^2`, the
     :math:`t`-integrals are Gaussian: :math:`\\int_0^\\infty t^m e^{-at^2}dt = \\Gamma((m+1)/2)/(2a^{(m+1)/2})`, so
     :math:`E\\,G_k = \\frac{C}{\\sigma\\sqrt{2\\pi}}\\int_0^1 w(y)\\frac{\\Gamma(k/2+1)}{2a_1^{k/2+1}}dy`,
     :math:`a_1 = \\frac1{2\\sigma^2} - \\frac{y^2}{2\\beta^2}`, and :math:`E\\,G_k^2 = \\frac{C^2}{\\sigma\\sqrt{2\\pi}}\\iint w(y)w(y')
     \\frac{\\Gamma(k+3/2)}{2a_2^{k+3/2}}dy\\,dy'`, :math:`a_2 = \\frac1{2\\sigma^2} - \\frac{y^2 + y'^2}{2\\beta^2}`; Gauss–Jacobi
-    with the weight :math:`w` (``CONSTANT_NODES`` per axis). :math:`E\\,G_k^2 = \\infty` when :math:`\\beta^2 < 2\\sigma^2`
-    (:math:`a_2 < 0` near :math:`y = y' = 1`), and at :math:`\\beta^2 = 2\\sigma^2` (to 1e-12) for :math:`k \\ge 5`
-    (:math:`G_k(t)^2\\varphi(t) \\sim t^{2k-10}`); it is returned as ``math.inf``. :math:`k = 1`: :math:`G_1(t) = t_+^2`,
-    :math:`(\\sigma^2/2, 3\\sigma^4/2)`."""
+    with the weight :math:`w` (``CONSTANT_NODES`` per axis), summed by ``logsumexp``. :math:`E\\,G_k^2 = \\infty` when
+    :math:`\\beta^2 < 2\\sigma^2` (:math:`a_2 < 0` near :math:`y = y' = 1`), and at :math:`\\beta^2 = 2\\sigma^2` (to 1e-12) for
+    :math:`k \\ge 5` (:math:`G_k(t)^2\\varphi(t) \\sim t^{2k-10}`); its log is then ``math.inf``. :math:`k = 1`:
+    :math:`G_1(t) = t_+^2`, :math:`(\\sigma^2/2, 3\\sigma^4/2)`."""
     if k == 1:
-        return sigma**2 / 2, 3 * sigma**4 / 2
+        return math.log(sigma**2 / 2), math.log(3 * sigma**4 / 2)
+    if k > CONSTANT_MAX_DEGREE:
+        raise ValueError(f"k must be <= {CONSTANT_MAX_DEGREE} (the Gauss–Jacobi weights of exponent k − 2 overflow float64;"
+                         f" C_k is below float64's range long before), got {k}")
     nodes, weights = special.roots_jacobi(CONSTANT_NODES, 2.0, float(k - 2))
-    y, wy = (1 + nodes) / 2, weights / 2 ** (k + 1)
-    front = _bias_normaliser(k, beta) / (sigma * math.sqrt(2 * math.pi))
+    y, log_wy = (1 + nodes) / 2, np.log(weights) - (k + 1) * math.log(2)
+    log_front = _log_bias_normaliser(k, beta) - math.log(sigma * math.sqrt(2 * math.pi))
     a1 = 1 / (2 * sigma**2) - y**2 / (2 * beta**2)
-    mean = front * float(np.sum(wy * math.gamma(k / 2 + 1) / (2 * a1 ** (k / 2 + 1))))
+    log_mean = log_front + float(special.logsumexp(log_wy + math.lgamma(k / 2 + 1) - math.log(2) - (k / 2 + 1) * np.log(a1)))
     boundary = math.isclose(beta**2, 2 * sigma**2, rel_tol=1e-12)
     if (beta**2 < 2 * sigma**2 and not boundary) or (boundary and k >= 5):
-        return mean, math.inf
+        return log_mean, math.inf
     a2 = 1 / (2 * sigma**2) - (y[:, None] ** 2 + y[None, :] ** 2) / (2 * beta**2)
-    square = _bias_normaliser(k, beta) * front * float(np.sum(np.outer(wy, wy) * math.gamma(k + 1.5) / (2 * a2 ** (k + 1.5))))
-    return mean, square
+    terms = log_wy[:, None] + log_wy[None, :] + math.lgamma(k + 1.5) - math.log(2) - (k + 1.5) * np.log(a2)
+    return log_mean, _log_bias_normaliser(k, beta) + log_front + float(special.logsumexp(terms))
+
+
+def _exp_or_named(log_value: float, what: str, k: int) -> float:
+    """:math:`e^{\\text{log\\_value}}`; ``math.inf`` for an infinite log; a ValueError naming ``k`` where the value is
+    outside the normal float64 range (it would overflow, or underflow to a subnormal or to 0)."""
+    if log_value == math.inf:
+        return math.inf
+    info = np.finfo(np.float64)
+    if not math.log(info.tiny) <= log_value <= math.log(info.max):
+        raise ValueError(f"{what} for k={k} is e^({log_value:.6g}), outside the float64 range: k too large for a float")
+    return math.exp(log_value)
 
 
 @functools.lru_cache(maxsize=256)
@@ -194,17 +220,17 @@ def dimension_free_constant(k: int, *, sigma: float = 1.0, beta: float | None = 
     :math:`E q_k(W)^2 = \\sigma^{2k}\\|f_k\\|_F^2`, and monotonicity of :math:`G_k` in :math:`t = \\langle x, W\\rangle \\sim N(0, |x|^2\\sigma^2)`:
     :math:`C_k^2 = 4\\cdot 3^k\\sigma^{2k}\\sqrt{E G_k(\\sigma\\xi)^2}/((k-2)!^2\\sigma^{4k})`; for :math:`k=1` the exact Gaussian
     :math:`E f_1(W)^4 = 3(Ef_1(W)^2)^2` gives :math:`C_1^2 = 4\\sqrt3\\,\\sigma^2\\sqrt{E G_1(\\sigma\\xi)^2}/\\sigma^4`. :math:`\\xi \\sim N(0,1)`,
-    :math:`E G_k^2` by :func:`_gaussian_g_moments`. For :math:`k \\ge 2` and :math:`\\sigma < \\beta < \\sqrt2\\sigma` the bound
+    :math:`E G_k^2` by :func:`_log_gaussian_g_moments`. For :math:`k \\ge 2` and :math:`\\sigma < \\beta < \\sqrt2\\sigma` the bound
     diverges (:math:`E G_k(\\sigma\\xi)^2 = \\infty`) and the function returns ``math.inf``: no finite ceiling of this form
     (:math:`M_k` itself stays finite for every :math:`\\beta > \\sigma`). :math:`C_k` depends on :math:`\\beta/\\sigma` only, and is
     computed at :math:`\\sigma = 1` (no overflow or division by zero at extreme :math:`\\sigma`).
     """
     k = positive_int("k", k)
     sigma, beta = _scales(sigma, beta)
-    g2 = _gaussian_g_moments(k, 1.0, beta / sigma)[1]
+    log_g2 = _log_gaussian_g_moments(k, 1.0, beta / sigma)[1]
     if k == 1:
-        return math.sqrt(4 * math.sqrt(3.0) * math.sqrt(g2))
-    return math.sqrt(4 * 3**k * math.sqrt(g2)) / math.factorial(k - 2)
+        return math.sqrt(4 * math.sqrt(3.0) * math.exp(log_g2 / 2))
+    return _exp_or_named((math.log(4) + k * math.log(3) + log_g2 / 2) / 2 - math.lgamma(k - 1), "C_k", k)
 
 
 @functools.lru_cache(maxsize=256)
@@ -214,7 +240,5 @@ def dimension_free_limit(k: int, *, sigma: float = 1.0, beta: float | None = Non
     finite for every :math:`\\beta > \\sigma`."""
     k = positive_int("k", k)
     sigma, beta = _scales(sigma, beta)
-    g = _gaussian_g_moments(k, 1.0, beta / sigma)[0]  # like C_k, a function of β/σ only
-    if k == 1:
-        return 2 * math.sqrt(g)
-    return 2 * math.sqrt(g) / math.factorial(k - 2)
+    log_g = _log_gaussian_g_moments(k, 1.0, beta / sigma)[0]  # like C_k, a function of β/σ only
+    return _exp_or_named(math.log(2) + log_g / 2 - math.lgamma(max(k - 1, 1)), "C_k^∞", k)

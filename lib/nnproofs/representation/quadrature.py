@@ -70,9 +70,8 @@ def funk_hecke_eigenvalue(k: int, j: int, d: int, *, zonal: str = "chebyshev") -
     :math:`P_{j,d} = C_j^{(d-2)/2}/C_j^{(d-2)/2}(1)`. At :math:`d = 2` the Gegenbauer parameter is 0 and the normalised
     limit is Chebyshev :math:`T_j` (``zonal="chebyshev"``); ``zonal="gegenbauer"`` evaluates the Gegenbauer formula
     as written (the *trap*: scipy returns :math:`C_j^{(0)} \\equiv 0`, so :math:`0/0`)."""
-    k, j, d = int_at_least("k", k, 0), int_at_least("j", j, 0), int_at_least("d", d, 2)
-    if j > k or (k - j) % 2:  # λ_{k,j} = 0 there: the closed form (sym.eigenvalue) refuses these pairs as well
-        raise ValueError(f"need j <= k with k - j even, got k={k}, j={j}")
+    k, j = sym.eigenvalue_indices(k, j)
+    d = int_at_least("d", d, 2)
     if zonal not in ("chebyshev", "gegenbauer"):
         raise ValueError(f"zonal must be 'chebyshev' or 'gegenbauer', got {zonal!r}")
     alpha = (d - 2) / 2

@@ -44,18 +44,24 @@ from .moments import (
 )
 
 class _TorchPolynomial:
-    """A sympy polynomial evaluated on a ``(N, d)`` tensor, term by term (cheap for sparse polynomials in high d)."""
+    """A sympy polynomial evaluated on a ``(N, d)`` tensor, term by term (cheap for sparse polynomials in high d); the
+    powers :math:`x_i^a` that the terms use are computed once per call."""
 
     def __init__(self, poly: sympy.Poly):
         self.terms = [(float(c), [(i, a) for i, a in enumerate(m) if a]) for m, c in poly.terms()]
+        self.powers = sorted({factor for _, factors in self.terms for factor in factors})
 
     def __call__(self, x: torch.Tensor) -> torch.Tensor:
+        power = {(i, a): x[:, i] ** a for i, a in self.powers}
         out = torch.zeros(x.shape[0], dtype=x.dtype, device=x.device)
         for coeff, factors in self.terms:
-            term = torch.full_like(out, coeff)
-            for i, a in factors:
-                term = term * x[:, i] ** a
-            out = out + term
+            if not factors:
+                out += coeff
+                continue
+            term = power[factors[0]]
+            for factor in factors[1:]:
+                term = term * power[factor]
+            out.add_(term, alpha=coeff)
         return out
 
 
@@ -258,11 +264,12 @@ def _build(poly, variables, *, sigma, beta, inputs, kernel: str = "sharpened", b
            output_scale: float = 1.0, device=None, weight_law: str = "gaussian") -> SharpenedRepresentation:
     """The representation of ``poly`` with the ``kernel`` of ``KERNELS`` (see :data:`KERNELS`)."""
     variables = sym.check_variables(variables)
+    exact_sigma = sigma  # a sympy number (sqrt(2), Rational(1, 3)) stays exact in the kernels
     sigma, beta = _scales(sigma, beta)
     input_law(inputs)
     parts = sym.homogeneous_parts(poly, variables)
     constant = float(parts.pop(0, 0))
-    s2 = sympy.nsimplify(sigma) ** 2
+    s2 = sym._positive(exact_sigma) ** 2
     kernels = {k: part if k == 1 and kernel != "explicit sphere" else KERNELS[kernel](part, variables, k, s2)
                for k, part in parts.items()}
     return SharpenedRepresentation(variables, sigma, beta, constant, parts, kernels, inputs, bias_sign, output_scale,

@@ -27,6 +27,8 @@ import sympy
 from ..validate import int_at_least
 
 LAWS = ("sphere", "gaussian", "ball")
+MAX_VARIABLES = 800  # sympy's dense polynomials (Poly) recurse once per variable: d = 1000 reaches Python's default
+#   recursion limit of 1000 (RecursionError), d = 900 works (20 s for x1² + x2); 800 leaves room for the caller's stack
 
 
 def check_variables(variables) -> tuple[sympy.Symbol, ...]:
@@ -41,6 +43,10 @@ def check_variables(variables) -> tuple[sympy.Symbol, ...]:
             raise TypeError(f"variables[{i}] must be a sympy Symbol, got {v!r} ({type(v).__name__})")
     if len(set(variables)) != len(variables):
         raise ValueError(f"variables must be distinct, got {variables}")
+    if len(variables) > MAX_VARIABLES:
+        raise ValueError(f"variables must hold at most {MAX_VARIABLES} symbols (d <= {MAX_VARIABLES}): sympy's polynomials"
+                         f" recurse once per variable and reach Python's recursion limit near d = 1000; got d ="
+                         f" {len(variables)}")
     return variables
 
 
@@ -268,6 +274,15 @@ def relu_operator(g, variables, law: str = "sphere", sigma=1) -> sympy.Expr:
     return sympy.expand(total)
 
 
+def eigenvalue_indices(k, j) -> tuple[int, int]:
+    """``(k, j)`` validated as the indices of an eigenvalue :math:`\\lambda_{k,j}` of ``thm-spectrum``: ints with
+    :math:`0 \\le j \\le k` and :math:`k - j` even (elsewhere :math:`\\lambda_{k,j}` is not defined), else a named error."""
+    k, j = int_at_least("k", k, 0), int_at_least("j", j, 0)
+    if j > k or (k - j) % 2:
+        raise ValueError(f"need j <= k with k - j even, got k={k}, j={j}")
+    return k, j
+
+
 def eigenvalue(k: int, j: int, d: int, law: str = "sphere", sigma=1) -> sympy.Expr:
     """Exact :math:`\\lambda_{k,j}(\\mu)` with :math:`T_\\mu(|x|^{2m}h_j) = \\lambda_{k,j}|x|^{2m}h_j`, :math:`k = j + 2m` (``thm-spectrum``).
 
@@ -275,9 +290,8 @@ def eigenvalue(k: int, j: int, d: int, law: str = "sphere", sigma=1) -> sympy.Ex
     :math:`E|v|^{2k} = 1`, for :math:`N(0,\\sigma^2 I)` it is :math:`\\sigma^{2k}2^k\\Gamma(k+d/2)/\\Gamma(d/2)`, so that
     :math:`\\lambda_{k,j} = \\sigma^{2k}k!\\,\\Gamma(k+d/2)/(m!\\,\\Gamma(k-m+d/2))`.
     """
-    k, j, d = int_at_least("k", k, 0), int_at_least("j", j, 0), int_at_least("d", d, 1)
-    if j > k or (k - j) % 2:
-        raise ValueError(f"need j <= k with k - j even, got k={k}, j={j}")
+    k, j = eigenvalue_indices(k, j)
+    d = int_at_least("d", d, 1)
     m, half = (k - j) // 2, sympy.Rational(d, 2)
     base = sympy.factorial(k) / (2**k * sympy.factorial(m) * sympy.rf(half, j + m))
     if law == "sphere":
