@@ -340,21 +340,3 @@ def test_non_finite_parameters_and_offsets():
     for d, inputs in ((1, "sphere"), (1, "ball"), (3, "sphere"), (5, "ball")):
         g = ns.relu_second_moment([math.inf, -math.inf, 1.0, -0.5], d, inputs)
         assert g[0] == 0.0 and g[1] == math.inf and g[2] == 0.0 and 0 < g[3] < math.inf
-
-
-def test_training_follows_torch_adam_exactly():
-    """train_two_layer's Adam (written out, so that torch.optim's import of torch._dynamo stays out of the chapter's
-    time) gives the iterates of torch.optim.Adam bit for bit."""
-    d, width, points, steps, seed = 3, 16, 64, 200, 5
-    training = ns.train_two_layer(quadratic, d, width, points=points, steps=steps, seed=seed)
-    g = torch.Generator().manual_seed(seed)
-    x = measure.sample_inputs(points, d, "sphere", generator=g)
-    y = quadratic(x)
-    net = ns.initial_network(d, width, generator=g)
-    optimiser = torch.optim.Adam(net.parameters(), lr=ns.LEARNING_RATE)
-    for _ in range(steps):
-        optimiser.zero_grad(set_to_none=True)
-        ((net(x)[:, 0] - y) ** 2).mean().backward()
-        optimiser.step()
-    for ours, reference in zip(training.trained.parameters(), net.parameters()):
-        assert torch.equal(ours, reference.detach())

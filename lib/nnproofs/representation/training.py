@@ -37,20 +37,6 @@ def initial_network(d: int, width: int, *, init_scale: float = 1.0, generator: t
     return net
 
 
-ADAM_BETAS, ADAM_EPS = (0.9, 0.999), 1e-8  # torch.optim.Adam's defaults
-
-
-@torch.no_grad()
-def _adam_step(params: list[torch.Tensor], moments: list[tuple[torch.Tensor, torch.Tensor]], step: int, lr: float) -> None:
-    """Step ``step`` (from 1) of Adam with bias correction, in the arithmetic of ``torch.optim.Adam``'s single-tensor
-    update (the same iterates): ``torch.optim`` imports ``torch._dynamo`` on first use, seconds of the chapter's budget."""
-    (beta1, beta2), correction2 = ADAM_BETAS, (1 - ADAM_BETAS[1] ** step) ** 0.5
-    for p, (mean, square) in zip(params, moments):
-        mean.lerp_(p.grad, 1 - beta1)
-        square.mul_(beta2).addcmul_(p.grad, p.grad, value=1 - beta2)
-        p.addcdiv_(mean, (square.sqrt() / correction2).add_(ADAM_EPS), value=-lr / (1 - beta1**step))
-
-
 class Training(NamedTuple):
     """A trained network, its initialisation (a copy taken before the first step) and the relative training MSE
     per step (the mean squared error over the variance of the training targets)."""
@@ -86,14 +72,12 @@ def train_two_layer(target: Callable[[torch.Tensor], torch.Tensor], d: int, widt
     if permute_targets:
         y = y[torch.randperm(points, generator=g, device=dev)]
     initial = copy.deepcopy(net).requires_grad_(False)
-    params = list(net.parameters())
-    moments = [(torch.zeros_like(p), torch.zeros_like(p)) for p in params]
+    optimiser = torch.optim.Adam(net.parameters(), lr=lr)
     losses = torch.empty(steps, dtype=torch.float64, device=dev)
     for step in range(steps):
-        for p in params:
-            p.grad = None
+        optimiser.zero_grad(set_to_none=True)
         loss = ((net(x)[:, 0] - y) ** 2).mean()
         loss.backward()
-        _adam_step(params, moments, step + 1, lr)
+        optimiser.step()
         losses[step] = loss.detach()
     return Training(net.requires_grad_(False), initial, tuple((losses / y.var(correction=0)).tolist()))
