@@ -212,11 +212,12 @@ def test_second_moment_of_linear_part_matches_closed_form():
 @pytest.mark.parametrize("build", [rep.sharpened_representation, rep.explicit_representation,
                                    rep.explicit_sphere_representation])
 def test_second_moments_against_a_large_monte_carlo_estimate(inputs, build):
-    """The deterministic M_k (exact sphere moments, 2-D quadrature) against 2·10^6 Monte Carlo samples of (x, W).
-    The integrand's tails are heavy (G_k ~ e^{t²/8}), so the standard error is itself noisy: 5 of them."""
+    """The deterministic M_k (exact sphere moments, 2-D quadrature) against 5·10^5 Monte Carlo samples of (x, W).
+    The integrand's tails are heavy (G_k ~ e^{t²/8}), so the standard error is itself noisy: 5 of them (over
+    seeds 11-20 and the six cases at this size the largest deviation was 3.1 standard errors)."""
     poly, v = rep.default_target(3)
     r = build(poly, v, inputs=inputs)
-    means, errors = r.monte_carlo_second_moments(inputs, samples=2_000_000, seed=11)
+    means, errors = r.monte_carlo_second_moments(inputs, samples=500_000, seed=11)
     for k, m in r.second_moments(inputs).items():
         assert abs(means[k] - m) <= 5 * errors[k], (k, means[k], m, errors[k])
 

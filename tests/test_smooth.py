@@ -433,6 +433,7 @@ def end_fit_stderr(check):
     return fit_loglog(Ks, errors).slope_stderr if len(Ks) > 2 else 0.0
 
 
+@pytest.mark.slow  # the measurement behind END_SLOPE_TOL: a sweep over activations, degrees and targets
 def test_end_slope_tolerance_lies_between_in_class_spread_and_out_of_class_shortfall():
     """END_SLOPE_TOL = 0.4: above the in-class end-slope spread plus two standard errors (all five
     activations, the targets of IN_CLASS at sizes that reach above the floor), below the shortfall of the
