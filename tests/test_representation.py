@@ -302,13 +302,13 @@ def test_validation_errors():
     with pytest.raises(ValueError, match="inputs"):
         r.predicted_mse(10, inputs="cube")
     with pytest.raises(ValueError, match="inputs"):
-        rep.check_monte_carlo_rate(x1, X[:2], ns=[1000, 2000], inputs="gaussian")
+        rep.check_monte_carlo_rate(x1, X[:2], ns=[1000, 4000], inputs="gaussian")
     with pytest.raises(ValueError, match="distinct widths"):
         rep.check_monte_carlo_rate(x1, X[:2], ns=[1000, 1000])
     with pytest.raises(ValueError, match="ns must be >= 1000 .* got 10"):
         rep.check_monte_carlo_rate(x1, X[:2], ns=[10, 2000])
     with pytest.raises(ValueError, match="constant"):
-        rep.check_monte_carlo_rate(sympy.Integer(3), X[:2], ns=[1000, 2000])
+        rep.check_monte_carlo_rate(sympy.Integer(3), X[:2], ns=[1000, 4000])
     with pytest.raises(ValueError, match="beta must be > sigma = 1.0 .* got 1.0"):
         rep.dimension_free_constant(3, beta=1.0)
     with pytest.raises(ValueError, match="beta must be > sigma = 1.0 .* got -2"):
@@ -494,9 +494,9 @@ def test_sympy_poly_input_is_accepted():
 def test_too_few_replicates_or_too_narrow_networks_are_refused():
     x1 = X[0]
     with pytest.raises(ValueError, match="replicates must be >= 10"):
-        rep.check_monte_carlo_rate(x1, X[:2], ns=[1000, 2000], replicates=2)
+        rep.check_monte_carlo_rate(x1, X[:2], ns=[1000, 4000], replicates=2)
     with pytest.raises(ValueError, match="replicates must be >= 10"):  # at 5, 4 of 100 correct constructions failed
-        rep.check_monte_carlo_rate(x1, X[:2], ns=[1000, 2000], replicates=5)
+        rep.check_monte_carlo_rate(x1, X[:2], ns=[1000, 4000], replicates=5)
     with pytest.raises(ValueError, match="width must be >= 1000"):
         rep.check_unbiasedness(x1, X[:2], width=1, replicates=20)
 
@@ -567,11 +567,11 @@ def test_bad_seeds_builds_targets_and_overflowing_moments_are_named():
     poly = v[0] ** 2 + v[1]
     for seed, error in ((1.5, TypeError), (None, TypeError), ("a", TypeError), (-1, ValueError), (2**70, ValueError)):
         with pytest.raises(error, match="seed"):
-            rep.check_monte_carlo_rate(poly, v, ns=[1000, 2000], replicates=10, seed=seed)
+            rep.check_monte_carlo_rate(poly, v, ns=[1000, 4000], replicates=10, seed=seed)
         with pytest.raises(error, match="seed"):
             rep.check_unbiasedness(poly, v, width=1000, replicates=20, seed=seed)
     with pytest.raises(TypeError, match="build must return a SharpenedRepresentation"):
-        rep.check_monte_carlo_rate(poly, v, ns=[1000, 2000], replicates=10, build=lambda *a, **k: 3)
+        rep.check_monte_carlo_rate(poly, v, ns=[1000, 4000], replicates=10, build=lambda *a, **k: 3)
     with pytest.raises(TypeError, match="target must return a pair"):
         rep.check_dimension_stability(lambda d: X[0] ** 2, [2, 3])
     for check in (rep.check_dimension_stability, rep.compare_constants):  # the old verdict: PASSED, d ignored
@@ -649,7 +649,27 @@ def test_unbiasedness_refuses_one_dimension_on_the_ball_and_names_points_no_neur
         return representation
 
     with pytest.raises(ValueError, match="the 20 networks agree exactly at test point 0"):
-        rep.check_unbiasedness(v[0] ** 3, v, width=1000, replicates=20, test_points=10, build=deterministic)
+        rep.check_unbiasedness(v[0] ** 3, v, width=1000, replicates=20, test_points=20, build=deterministic)
+
+
+def test_too_few_test_points_and_too_narrow_a_range_of_widths_are_refused():
+    """One test point lets a correct construction fail one time in 20 (z² = 4.65 seen); widths 1000 and 1001 let a
+    construction scaled by 0.5 pass with a slope of -28.6 ± 78.3."""
+    poly, v = rep.default_target(3)
+    with pytest.raises(ValueError, match=r"test_points must be"):
+        rep.check_unbiasedness(poly, v, width=1000, replicates=20, test_points=19)
+    with pytest.raises(ValueError, match=r"ns must span at least a factor 4"):
+        rep.check_monte_carlo_rate(poly, v, ns=[1000, 1001], replicates=10)
+
+
+def test_compare_constants_takes_sigma_for_the_gaussian_weights_only():
+    def target(d):
+        v = sympy.symbols(f"x1:{d + 1}", real=True)
+        return 3 + v[0] ** 2 * v[1] - v[-1] ** 3, v
+
+    at_two = rep.compare_constants(target, [2, 4], sigma=2.0)
+    at_one = rep.compare_constants(target, [2, 4])
+    assert at_two.notes != at_one.notes
 
 
 def test_dimension_free_constants_of_high_degree_are_computed_in_logs():

@@ -11,7 +11,7 @@ import torch
 
 from ..measure import input_law, sample_inputs
 from ..rates import RateCheck, rate_check
-from ..validate import nonnegative_int, positive_int, positive_real
+from ..validate import int_at_least, nonnegative_int, positive_int, positive_real
 from . import symbolic as sym
 from .moments import MOMENT_RTOL
 from .quadrature import funk_hecke_eigenvalue
@@ -35,6 +35,9 @@ RATE_MIN_REPLICATES = 10  # replicates per width (the slope's standard error is 
 #   d = 5 at R = 10: none of the seeds 600-649
 EVAL_BLOCK = 2**18  # hidden activations per block of test points in _values (2 MiB of float64)
 Z_SQUARE_MAX = 4.0  # check_unbiasedness: mean z² over the points; see the constant's measured spread in the tests
+UNBIASEDNESS_MIN_POINTS = 20  # T is a mean over the points: for an unbiased construction P·T is about χ²_P, and
+#                               P(χ²_20 > 80) < 1e-8, where one point exceeds 4 one time in 20 (T = 4.65 seen)
+RATE_MIN_SPAN = 4  # largest / smallest width of check_monte_carlo_rate: two octaves for a slope to mean anything
 UNBIASED_MIN_REPLICATES = 20  # below this the replicate standard deviations s_j are too noisy for a z-test
 UNBIASED_MIN_WIDTH = RATIO_MIN_N  # below it a network's error at a point is too far from normal for the z-test
 POOLED_RATIO_MAX = Z_SQUARE_MAX  # MSE of the pooled network (width R·n) / its exact prediction: for an unbiased
@@ -128,6 +131,9 @@ def check_monte_carlo_rate(
     ns = [positive_int(f"ns[{i}]", n) for i, n in enumerate(ns)]
     if len(set(ns)) < 2:
         raise ValueError(f"ns needs at least two distinct widths to fit a rate, got {ns}")
+    if max(ns) < RATE_MIN_SPAN * min(ns):
+        raise ValueError(f"ns must span at least a factor {RATE_MIN_SPAN} (largest / smallest width) for a slope to be"
+                         f" measured, got {ns}: over [1000, 1001] a broken construction's slope is -28.6 ± 78.3")
     if min(ns) < RATIO_MIN_N:
         raise ValueError(f"ns must be >= {RATIO_MIN_N} (below it 20-replicate MSE averages are too heavy-tailed to"
                          f" compare with the prediction), got {min(ns)}")
@@ -220,8 +226,8 @@ def check_unbiasedness(
     which all replicates agree exactly (no neuron reaches it, :math:`z = \\pm\\infty`) raises a ValueError naming it. The log-log data are the RMS error of the average of the first :math:`m`
     replicates (one network of width :math:`mn`) against :math:`mn`: slope :math:`-1/2` without bias, flat with one.
     """
-    width, replicates, test_points = (positive_int("width", width), positive_int("replicates", replicates),
-                                      positive_int("test_points", test_points))
+    width, replicates = positive_int("width", width), positive_int("replicates", replicates)
+    test_points = int_at_least("test_points", test_points, UNBIASEDNESS_MIN_POINTS)
     if width < UNBIASED_MIN_WIDTH:
         raise ValueError(f"width must be >= {UNBIASED_MIN_WIDTH} (a narrower network's error at a point is too heavy-tailed"
                          f" for the z-test), got {width}")
@@ -396,7 +402,7 @@ def compare_constants(target: Callable[[int], tuple], ds: Sequence[int], *, inpu
     :math:`\\le 1`, i.e. when the explicit representation's constant is no larger at every :math:`d` (an observation
     about this target, not a theorem). Log-log data: :math:`B_{\\rm explicit}` against :math:`d`. The notes also hold
     the constants of the explicit representation with weights on the sphere (:func:`explicit_sphere_representation`),
-    which are not judged."""
+    which are not judged (``sigma`` applies to the Gaussian weights only: sphere weights have :math:`|W| = 1`)."""
     if not callable(target):
         raise TypeError(f"target must be a callable d -> (poly, variables), got {type(target).__name__}")
     if isinstance(ds, (str, bytes)) or not isinstance(ds, Sequence):
@@ -412,7 +418,9 @@ def compare_constants(target: Callable[[int], tuple], ds: Sequence[int], *, inpu
     for d in ds:
         poly, variables = _target_at(target, d)
         for name, build in builds.items():
-            rep = build(poly, variables, sigma=sigma, inputs=inputs)
+            # sphere weights have |W| = 1: no sigma to choose
+            options = {} if build is explicit_sphere_representation else {"sigma": sigma}
+            rep = build(poly, variables, inputs=inputs, **options)
             constants[name].append(rep.rms_bound(inputs))
             for k, c in rep.constants(inputs).items():
                 ratios[name].setdefault(k, []).append(c["ratio"])
