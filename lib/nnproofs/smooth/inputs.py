@@ -18,30 +18,34 @@ MAX_K = 3  # local degree k <= 3: u^k is one finite difference of order k
 MAX_D = 2  # the monomials u^α need one product layer: two factors at most
 
 
+def _int(name: str, value) -> int:
+    """``value`` as an int if it is one (not a bool), else a TypeError naming ``name``; ranges are checked by the caller."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an int, got {value!r} ({type(value).__name__})")
+    return int(value)
+
+
 def degree(k) -> int:
-    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
-        raise TypeError(f"k must be an int, got {k!r} ({type(k).__name__})")
+    k = _int("k", k)
     if not 0 <= k <= MAX_K:
         raise ValueError(f"k must be in 0..{MAX_K} (the local degree; u^k is a finite difference of order k,"
                          f" whose float64 round-off grows like eps/delta^k), got {k}")
-    return int(k)
+    return k
 
 
 def cells(name: str, K) -> int:
-    if isinstance(K, bool) or not isinstance(K, numbers.Integral):
-        raise TypeError(f"{name} must be an int, got {K!r} ({type(K).__name__})")
+    K = _int(name, K)
     if K < 2:
         raise ValueError(f"{name} must be >= 2 (coarse cells per axis, each cut into K fine cells), got {K}")
-    return int(K)
+    return K
 
 
 def dimension(d) -> int:
-    if isinstance(d, bool) or not isinstance(d, numbers.Integral):
-        raise TypeError(f"d must be an int, got {d!r} ({type(d).__name__})")
+    d = _int("d", d)
     if not 1 <= d <= MAX_D:
         raise ValueError(f"d must be 1 or 2 (the monomials u^α need products of at most two factors in one"
                          f" layer), got {d}")
-    return int(d)
+    return d
 
 
 def float64_only(dtype) -> torch.dtype:
