@@ -777,6 +777,41 @@ def test_network_b_at_the_largest_full_scale_size_is_counted_on_sparse_weights()
         built.to_sequential()
 
 
+@pytest.mark.parametrize(("d", "W", "L"), [(2, 1, 2), (2, 2, 1), (2, 2, 2), (2, 2, 4), (2, 4, 4), (3, 1, 2), (3, 2, 1)])
+def test_sparse_network_b_layout_arithmetic_is_the_built_network(d, W, L):
+    network = super_approximation_network(bubble_exp, m=2, W=W, L=L, d=d)
+    built = network.explicit()
+    shape = built.architecture()
+    assert (shape.depth, shape.width, shape.nonzero_parameters) == (
+        network.depth, network.width, network.nonzero_parameters)
+    digits = 3 * (network.level - 1)
+    assert [(n, z) for _, n, z in built.layer_sizes()[:digits]] == [(n, z) for _, _, n, z in network.layout()[:digits]]
+    if W * L > 4:
+        return
+    sequential = built.to_sequential()  # a torch.nn.Sequential of Linear and ReLU layers
+    assert_sequential_of_linear_and_relu(sequential)
+    assert architecture(sequential).nonzero_parameters == network.nonzero_parameters
+    x = uniform_points(300, d, seed=11)
+    with torch.no_grad():
+        values, in_band = network.evaluate(x)
+        assert not bool(in_band.any())
+        assert float((sequential(x)[:, 0] - values).abs().max()) <= ROUNDING * network.clip_level
+
+
+@pytest.mark.parametrize(("W", "L", "target"), [(2, 2, bubble_exp), (2, 4, sine_product), (2, 4, korobov_example(2))])
+def test_sparse_network_b_built_is_network_b(W, L, target):
+    network = super_approximation_network(target, m=2, W=W, L=L, d=2)
+    x = uniform_points(2000, 2, seed=12)
+    with torch.no_grad():
+        values, in_band = network.evaluate(x)
+        built = network.explicit()(x)[:, 0]
+    assert not bool(in_band.any())
+    assert float((built - values).abs().max()) <= ROUNDING * network.clip_level
+    probe = torch.tensor([[0.5 - BAND / 4, 0.3], [0.3, 0.75 - BAND / 8]], dtype=torch.float64)  # in a band
+    with torch.no_grad():
+        assert float(network.explicit()(probe).abs().max()) <= network.clip_level
+
+
 @pytest.mark.parametrize(("W", "L", "shift"), [(2, 1, True), (1, 2, True), (2, 2, True), (2, 2, False), (4, 2, True)])
 def test_network_c_layout_arithmetic_is_the_built_network(W, L, shift):
     network = partitioned_network(bubble_exp, W=W, L=L, shift=shift)

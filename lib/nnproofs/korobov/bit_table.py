@@ -160,15 +160,17 @@ class BitTable(nn.Module):
         weights = torch.exp2(-torch.arange(1, self.J + 1, dtype=r.dtype, device=r.device))
         return selected.reshape(-1, self.E, self.J) @ weights, tau, in_band
 
-    def layout(self, input_bias: bool = False) -> list[tuple[str, int, int, int]]:
+    def layout(self, input_bias: bool = False, input_weights: int = 1) -> list[tuple[str, int, int, int]]:
         """``(layer, 1, neurons, nonzero parameters)`` of every hidden layer of steps 1-4, as built by
         :func:`nnproofs.korobov.explicit.explicit_network_b`, up to the layer gathering :math:`\\hat c`.
 
         The layout arithmetic: a neuron's nonzero parameters are the previous-layer neurons it reads plus
         a nonzero bias. Per floor stage of base :math:`b > 1`: :math:`2(b-1)` pairs (a weight and a bias
         each), :math:`b - 1` steps (two reads each), the remainder (:math:`b` reads); every step found so
-        far and :math:`r` are carried, one read each (``input_bias``: the first carry of the input reads a
-        bias too, :math:`r = (x + h/2)/4`). Per lookup block: :math:`W - 1` gates reading :math:`t_\\rho`,
+        far and :math:`r` are carried, one read each. The first stage reads :math:`r` as an affine map of
+        the previous layer with ``input_weights`` nonzero weights (one: the input :math:`x`; in
+        :math:`d \\ge 2` the digits of a level's cell index) and, with ``input_bias``, a nonzero bias
+        (:math:`r = (x + h/2)/4`). Per lookup block: :math:`W - 1` gates reading :math:`t_\\rho`,
         the steps of :math:`[q_3 = \\beta]` and a bias for :math:`\\beta > 0`; :math:`2WP` gated products
         reading the nonzero double differences :math:`A` of their column, their gate and a nonzero bias
         (counted on :math:`A`); the words accumulated where they are next carried. Per digit two layers,
@@ -180,14 +182,15 @@ class BitTable(nn.Module):
         def layer(name: str, *groups: tuple[int, int]) -> None:  # groups of (neurons, nonzero parameters)
             layers.append((name, 1, sum(g[0] for g in groups), sum(g[1] for g in groups)))
 
-        found, r_reads = 0, 1 + int(input_bias)  # step neurons carried so far; reads of the carried r
+        found, weights = 0, input_weights  # step neurons carried so far; weights with which r reads the layer
+        r_reads = weights + int(input_bias)  # reads of the carried r
         for name, base in (("floor 1 (W)", W), ("floor 2 (W)", W), ("floor 3 (L)", L), ("floor 4 (L)", L)):
             if base == 1:
                 continue
-            layer(f"{name}: pairs", (2 * (base - 1), 4 * (base - 1)), (1, r_reads), (found, found))
+            layer(f"{name}: pairs", (2 * (base - 1), 2 * (base - 1) * (weights + 1)), (1, r_reads), (found, found))
             layer(f"{name}: steps", (base - 1, 2 * (base - 1)), (1, 1), (found, found))
             layer(f"{name}: remainder", (1, base), (base - 1, base - 1), (found, found))
-            found, r_reads = found + base - 1, 1
+            found, weights, r_reads = found + base - 1, 1, 1
         for beta in range(L):
             last = beta == L - 1
             e_weights = int(beta >= 1) + int(beta <= L - 2)  # steps S3 in [q3 = beta] = S3_beta - S3_(beta+1)

@@ -1,7 +1,8 @@
-"""Chapter 2: Networks B (:math:`d = 1`) and C written out as ReLU networks, layer by layer.
+"""Chapter 2: Networks B and C written out as ReLU networks, layer by layer.
 
-:func:`explicit_network_b` and :func:`explicit_network_c` build the networks that
-:class:`nnproofs.korobov.network_b.SuperApproximationNetwork` and
+:func:`explicit_network_b`, :func:`explicit_sparse_network_b` and :func:`explicit_network_c` build the
+networks that :class:`nnproofs.korobov.network_b.SuperApproximationNetwork`,
+:class:`nnproofs.korobov.network_b_sparse.SparseSuperApproximationNetwork` (:math:`d \\ge 2`) and
 :class:`nnproofs.korobov.network_c.PartitionedNetwork` evaluate, as :class:`ExplicitNetwork` objects
 (:mod:`nnproofs.korobov.layered`): every neuron a ReLU of an affine map of the previous layer, every value
 that a later layer needs carried by one ReLU per layer. Their width, depth and nonzero parameters are
@@ -18,6 +19,11 @@ counted on these maps. The layer plan, in the order of the chapter:
    the digit of row :math:`q_4` selected, then one layer for the last digit and one gathering the
    coefficients :math:`\\hat c_e`;
 4. *recombination*: Yarotsky's products (fused with the values they read), the clip.
+
+In :math:`d \\ge 2` the binary digits of every coordinate come first (three layers per digit), then each
+level's table (steps 1-4 above, read at its cell index, an affine map of the digits) beside its hat product.
+Building is cheap: in :math:`d = 2` at :math:`W = L = 8` (78 levels, 1.2 million nonzero parameters) about
+4 s and 0.6 GB, so every size of the chapter is counted on its weights.
 """
 
 from __future__ import annotations
@@ -154,6 +160,72 @@ def explicit_network_b(network, band: float | None = None) -> ExplicitNetwork:
                                                        [c0, tau, square, p1], signed=[False, False, False, True])
         out = c0 * float(span[0]) + float(lo[0]) + tau * float(lo[1]) + p1 * float(span[1]) \
             + square * float(lo[2]) + p2 * float(span[2])
+    M = network.clip_level
+    (upper, lower) = builder.layer("clip", out + M, out - M)
+    return builder.finish(upper - lower - M)
+
+
+def _digits(builder: LayeredNetwork, x: Values, n: int, band: float) -> dict[str, Values]:
+    """Remainders ``r0..r{n-1}`` and digits ``b1..b{n-1}`` of every coordinate: per digit the floor stage of base 2
+    in three layers (pairs, step, remainder :math:`r_t = \\rho(2r_{t-1} - b_t)`), every value found carried."""
+    kept = {"r0": x}
+    for t in range(1, n):
+        z = (kept[f"r{t - 1}"] * 2 - 1) * (1.0 / band)
+        (plus, minus), kept = _layer(builder, f"digit {t}: pairs", [z + 1, z], kept)
+        (step,), kept = _layer(builder, f"digit {t}: step", [plus - minus], kept)
+        (remainder,), kept = _layer(builder, f"digit {t}: remainder", [kept[f"r{t - 1}"] * 2 - step],
+                                    {**kept, f"b{t}": step})
+        kept[f"r{t}"] = remainder
+    return kept
+
+
+def _stack(inner: ExplicitNetwork, outer: ExplicitNetwork) -> ExplicitNetwork:
+    """``outer`` applied to the outputs of ``inner``: ``inner``'s output map fused into ``outer``'s first map."""
+    (w_out, b_out), (w_in, b_in) = inner.maps[-1], outer.maps[0]
+    fused = (torch.sparse.mm(w_in, w_out.to_dense()).to_sparse(), torch.sparse.mm(w_in, b_out[:, None])[:, 0] + b_in)
+    return ExplicitNetwork(inner.maps[:-1] + [fused] + outer.maps[1:], inner.names + outer.names)
+
+
+def explicit_sparse_network_b(network) -> ExplicitNetwork:
+    """Network B in :math:`d \\ge 2` (:class:`nnproofs.korobov.network_b_sparse.SparseSuperApproximationNetwork`) as an :class:`ExplicitNetwork`.
+
+    The digits of every coordinate (:func:`_digits`); then, side by side, per level :math:`\\mathbf l` its
+    table read at :math:`k_{\\mathbf l}/K'_{\\mathbf l}` (an affine map of the digits, steps 1-4 as in
+    :math:`d = 1`) and its template :math:`T_{\\mathbf l}` at :math:`t_j = 2r_{j, l_j - 1} - 1`, the shallower
+    carrying their outputs; then the products :math:`\\tilde\\times_s(\\hat c_{\\mathbf l}, T_{\\mathbf l})` with
+    :math:`T_{\\mathbf l}` carried, the sum and the clip. The same function as ``network.evaluate`` in exact
+    arithmetic; in float64 equal to it off the bands up to the rounding of the products and the sum.
+    """
+    d, n, band = network.d, network.level, network.band
+    device = network.strides.device
+    builder = LayeredNetwork(d, device=device)
+    kept = _digits(builder, builder.inputs(), n, band)
+    order = [f"r{t}" for t in range(n)] + [f"b{t}" for t in range(1, n)]  # rows (t d + j) of r_t, (n + t - 1) d + j of b_t
+    digits = builder.finish(Values.cat(*[kept[name] for name in order]))
+    blocks, names = [], []
+    for k, (level, table) in enumerate(zip(network.interpolant.levels.tolist(), network.tables)):
+        builder = LayeredNetwork(len(order) * d, device=device)
+        inputs = builder.inputs()
+        weight = torch.zeros(1, len(order) * d, dtype=torch.float64, device=device)
+        for j, l_j in enumerate(level):  # k_l / K'_l = sum_j stride_j sum_{t < l_j} b_{j,t} 2^(l_j - 1 - t) / K'_l
+            for t in range(1, l_j):
+                weight[0, (n + t - 1) * d + j] = 2.0 ** (l_j - 1 - t) * float(network.strides[k, j]) / table.K
+        c_hat, _ = _read_table(builder, table, Values(weight, weight.new_zeros(1)), band)
+        blocks.append(builder.finish(c_hat))
+        builder = LayeredNetwork(len(order) * d, device=device)
+        inputs = builder.inputs()
+        local = Values.cat(*[inputs[(l_j - 1) * d + j] for j, l_j in enumerate(level)]) * 2 - 1
+        (shape,), _ = builder.gadgets("template", [(network.template, local)])
+        blocks.append(builder.finish(shape))
+        names += [f"level {tuple(level)}: table", f"level {tuple(level)}: template"]
+    builder, values = LayeredNetwork.resume(_stack(digits, side_by_side(*blocks, names=names)))
+    count = len(network.tables)
+    products, shapes = builder.gadgets("products c_l T_l", [(network.product, Values.cat(values[2 * k], values[2 * k + 1]))
+                                                            for k in range(count)], [values[2 * k + 1] for k in range(count)])
+    out = None
+    for table, product, shape in zip(network.tables, products, shapes):
+        term = shape * float(table.lo[0]) + product * float(table.span[0])
+        out = term if out is None else out + term
     M = network.clip_level
     (upper, lower) = builder.layer("clip", out + M, out - M)
     return builder.finish(upper - lower - M)

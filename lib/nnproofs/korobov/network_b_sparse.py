@@ -13,8 +13,9 @@ import torch
 from torch import nn
 
 from ..gadgets import yarotsky_product
-from ..networks import architecture
+from ..networks import affine_maps
 from .bit_table import BitTable, floor_stage
+from .explicit import explicit_sparse_network_b
 from .network_a import basis_product_network
 from .sizes import BAND, MAX_BITS, ROUNDING
 from .sparsegrid import sparse_grid_interpolant
@@ -51,9 +52,10 @@ class SparseSuperApproximationNetwork(nn.Module):
     Off the bands :math:`|\\Phi - I_n f| \\le \\sum_{\\mathbf l} span_{\\mathbf l} 2^{-J}
     + (|lo_{\\mathbf l}| + span_{\\mathbf l})(d-1)4^{-s} + span_{\\mathbf l} 4^{-s}` plus round-off
     (``error_bound``). Defaults :math:`J = \\min(2n + 8, 53)` and :math:`s = n + 4`, as in
-    :math:`d = 1`. Resources (:meth:`layout`): the digit stages in sequence, then the levels side
-    by side, each a lookup beside its template and then its product; ``stored_bits`` sums
-    :math:`J K'_{\\mathbf l}` over the levels.
+    :math:`d = 1`. Resources: :meth:`explicit` writes the network out (the digit stages in sequence,
+    then the levels' tables and templates side by side, then the products); ``width``, ``depth`` and
+    ``nonzero_parameters`` are the layout arithmetic of :meth:`layout`, equal to the counts on those
+    weights (a test); ``stored_bits`` sums :math:`J K'_{\\mathbf l}` over the levels.
     """
 
     def __init__(self, f: Callable, *, d: int, W: int, L: int, coefficient_bits: int | None = None,
@@ -141,44 +143,70 @@ class SparseSuperApproximationNetwork(nn.Module):
         return bound
 
     def layout(self) -> list[tuple[str, int, int, int]]:
-        """``(stage, hidden layers, width, nonzero parameters)``: digits, the levels side by side, products, clip.
+        """``(stage, hidden layers, width, nonzero parameters)`` of the network :meth:`explicit` builds, and ``output``.
 
-        Digit stage :math:`t` holds per coordinate the step pair of :math:`[2r_{t-1} \\ge 1]`, the
-        carried :math:`x_j` and :math:`r_{t-1}`, and the digits found so far (counted as in
-        :meth:`BitTable.layout`: reads plus a nonzero bias). A level's lookup (:meth:`BitTable.layout`,
-        its first layer reading the level's digits instead of one input) runs beside its template
-        (:func:`basis_product_network`, its hats reading :math:`x_j` and the digits of :math:`c_j`);
-        the shorter of the two carries its output by one ReLU per layer. The levels' block is
-        counted as deep as the deepest level and as wide as the sum of the levels' widest layers
-        (an upper bound on the width), shorter levels carrying their two outputs; then the
-        products :math:`\\tilde\\times_s(\\hat c_{\\mathbf l}, T_{\\mathbf l})` with :math:`T_{\\mathbf l}`
-        carried beside them, and the clip of the sum.
+        The layout arithmetic (a neuron's nonzero parameters are the previous-layer neurons it reads plus a
+        nonzero bias). Digit :math:`t` of each coordinate: two pairs (a weight and a bias each), the step
+        (two reads), the remainder (two reads), with the :math:`2t - 1` values found before carried (one
+        read each) and the step carried into the remainder's layer. The levels side by side, layer by layer
+        (widths add): each level's table (:meth:`BitTable.layout`, its first stage reading the
+        :math:`\\sum_j (l_j - 1)` digits of :math:`k_{\\mathbf l}`) and its template (the maps of
+        :func:`basis_product_network`, the first fused with :math:`t = 2r - 1`), the shallower carrying
+        its output, one ReLU per layer (the first reading the output's terms). Then the products, their
+        first maps reading :math:`\\hat c_{\\mathbf l}` and :math:`T_{\\mathbf l}`, with :math:`T_{\\mathbf l}`
+        carried; the clip reads :math:`T_{\\mathbf l}` where :math:`lo_{\\mathbf l} \\ne 0`, the products'
+        output maps and a bias; the output map reads the clip's two neurons and a bias. This arithmetic
+        equals the counts on :meth:`explicit` (a test).
         """
+        def nonzero(tensor) -> int:
+            return int((tensor != 0).sum())
+
         d, n = self.d, self.level
         layers: list[tuple[str, int, int, int]] = []
         for t in range(1, n):
-            reads = 1 if t == 1 else 3  # x_j, or r_{t-2} and the previous step pair
-            digits = (t - 1) + int(t >= 2)  # carried digits; the newest reads the step pair
-            layers.append((f"digits {t}", 1, d * (2 + 2 + (t - 1)),
-                           d * (2 * (reads + 1) + reads + 1 + digits)))
-        template = architecture(self.template)
-        product = architecture(self.product)
-        blocks = []
+            found = 2 * t - 1  # r_0..r_{t-1}, b_1..b_{t-1}
+            layers += [(f"digit {t}: pairs", 1, d * (2 + found), d * (4 + found)),
+                       (f"digit {t}: step", 1, d * (1 + found), d * (2 + found)),
+                       (f"digit {t}: remainder", 1, d * (2 + found), d * (3 + found))]
+        template = affine_maps(self.template)
+        (first_w, first_b), (out_w, out_b) = template[0], template[-1]
+        shape_layers = ([(first_w.shape[0], nonzero(first_w) + nonzero(first_b - first_w.sum(dim=1)))]
+                        + [(w.shape[0], nonzero(w) + nonzero(b)) for w, b in template[1:-1]])
+        blocks = []  # per block: hidden (neurons, nonzero) per layer, (reads, bias) of its output
         for level, table in zip(self.interpolant.levels.tolist(), self.tables):
-            rows = table.layout()
-            used = sum(l_j - 1 for l_j in level)  # digits that k_l reads
-            extra_reads = (2 * (table.W - 1) + 1) * max(used - 1, 0) + 3 * used + 3 * d  # lookup and hats read digits, x
-            depth_table = sum(count for _, count, _, _ in rows)
-            depth = max(depth_table, template.depth)
-            blocks.append((depth, max(w for _, _, w, _ in rows) + template.width,
-                           sum(z for _, _, _, z in rows) + template.nonzero_parameters + extra_reads
-                           + abs(depth_table - template.depth)))
-        deepest = max(depth for depth, _, _ in blocks)
-        layers.append(("levels: lookup beside template", deepest, sum(width for _, width, _ in blocks),
-                       sum(z + 2 * (deepest - depth) for depth, _, z in blocks)))
-        count = len(blocks)
-        layers.append(("levels: products beside T", product.depth, count * (product.width + 1),
-                       count * (product.nonzero_parameters + product.depth)))
-        layers.append(("sum and clip", 1, 2, 2 * (2 * count + 1)))
+            rows = table.layout(input_weights=sum(l_j - 1 for l_j in level))
+            blocks.append(([(neurons, z) for _, _, neurons, z in rows], (1, 0.0)))  # c_hat: one neuron
+            blocks.append((list(shape_layers), (nonzero(out_w), float(out_b))))
+        side = max(len(hidden) for hidden, _ in blocks)
+        widths, total, reads = [0] * side, 0, []
+        for hidden, (terms, bias) in blocks:
+            missing = side - len(hidden)
+            if missing:  # carried: the first ReLU reads the output's terms, the next ones one neuron
+                hidden = hidden + [(1, terms + nonzero(torch.tensor(bias)))] + [(1, 1)] * (missing - 1)
+                terms, bias = 1, 0.0
+            for i, (neurons, z) in enumerate(hidden):
+                widths[i] += neurons
+                total += z
+            reads.append((terms, bias))
+        layers.append(("levels: tables beside templates", side, max(widths), total))
+        product = affine_maps(self.product)
+        (p_w, p_b), p_out = product[0], nonzero(product[-1][0])
+        total = 0
+        for (c_reads, c_bias), (t_reads, t_bias) in zip(reads[0::2], reads[1::2]):
+            total += (nonzero(p_w[:, 0]) * c_reads + nonzero(p_w[:, 1]) * t_reads
+                      + nonzero(p_w[:, 0] * c_bias + p_w[:, 1] * t_bias + p_b))
+            total += sum(nonzero(w) + nonzero(b) for w, b in product[1:-1])
+            total += t_reads + nonzero(torch.tensor(t_bias)) + len(product) - 2  # T_l carried
+        count = len(self.tables)
+        layers.append(("products c_l T_l", len(product) - 1, count * (max(w.shape[0] for w, _ in product[:-1]) + 1),
+                       total))
+        sum_reads = sum(nonzero(table.lo[0]) + p_out for table in self.tables)
+        sum_bias = sum(float(table.span[0]) * float(product[-1][1][0]) for table in self.tables)
+        layers.append(("clip", 1, 2, nonzero(torch.tensor([sum_bias + self.clip_level, sum_bias - self.clip_level]))
+                       + 2 * sum_reads))
+        layers.append(("output", 0, 0, 3))
         return layers
 
+    def explicit(self):
+        """This network written out layer by layer (:func:`nnproofs.korobov.explicit.explicit_sparse_network_b`)."""
+        return explicit_sparse_network_b(self)
