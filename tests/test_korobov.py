@@ -36,6 +36,7 @@ from nnproofs.korobov import (
     check_super_approximation_derivative,
     clamped_product,
     classical_relu_interpolant,
+    default_wl,
     interpolant_without_level,
     interpolation_error,
     korobov_example,
@@ -513,6 +514,48 @@ def test_super_approximation_control_fixed_bits():
     control = check_super_approximation(sine_product, m=2, WL=[(2, 2), (4, 4), (8, 8)], coefficient_bits=12,
                                         samples=1024)
     assert not control.passed and control.measured > -3.0
+
+
+# Near miss: Network B with its stored coefficients (surpluses in d = 2) times c, rejected for |c - 1| >= 0.1
+
+NEAR_MISS_REQUIREMENTS = ("off the bands, sup|network − interpolant| <= 5% of sup|interpolant − f|",
+                          "off the bands, sup|network − interpolant| within the quantisation + product bound")
+
+
+@pytest.mark.parametrize("scale", [0.8, 0.9, 1.1, 1.2])
+@pytest.mark.parametrize(("d", "WL"), [(1, [(2, 2), (4, 4)]), (2, [(2, 2), (2, 4)])])
+@pytest.mark.parametrize("target", ["chapter", "bubble_exp"])
+def test_super_approximation_rejects_scaled_coefficients(scale, d, WL, target):
+    f = korobov_example(d) if target == "chapter" else bubble_exp
+    check_super_approximation(f, m=2, WL=WL, d=d).assert_passed()
+    control = check_super_approximation(f, m=2, WL=WL, d=d, coefficient_scale=scale)
+    assert not control.passed and not control.rate_holds and control.measured > -1.0  # |c - 1| |f| does not fall
+    assert not any(control.requirements[key] for key in NEAR_MISS_REQUIREMENTS)
+    network = super_approximation_network(f, m=2, W=2, L=2, d=d, coefficient_scale=scale)
+    x = uniform_points(500, d, seed=13)
+    with torch.no_grad():
+        stored = network(x)
+    assert torch.allclose(stored, scale * network.interpolant(x), rtol=0, atol=network.error_bound)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scale", [0.8, 1.2])
+@pytest.mark.parametrize("d", [1, 2])
+@pytest.mark.parametrize("target", ["chapter", "sine_product"])
+def test_super_approximation_rejects_scaled_coefficients_at_the_chapters_sizes(scale, d, target):
+    f = korobov_example(d) if target == "chapter" else sine_product
+    control = check_super_approximation(f, m=2, WL=default_wl(2, d=d), d=d, coefficient_scale=scale)
+    assert not control.passed and not control.rate_holds
+    assert not any(control.requirements[key] for key in NEAR_MISS_REQUIREMENTS)
+
+
+@pytest.mark.parametrize(("scale", "error"), [(0, ValueError), (-1.2, ValueError), (float("nan"), ValueError),
+                                              ("1.2", TypeError), (True, TypeError)])
+def test_coefficient_scale_validation(scale, error):
+    with pytest.raises(error, match="coefficient_scale"):
+        super_approximation_network(sine_product, m=2, W=2, L=2, coefficient_scale=scale)
+    with pytest.raises(error, match="coefficient_scale"):
+        check_super_approximation(sine_product, m=2, WL=[(2, 2), (4, 4)], coefficient_scale=scale)
 
 
 @pytest.mark.parametrize(("m", "W", "L"), [(2, 2, 4), (2, 4, 2), (3, 2, 2), (2, 1, 2), (2, 2, 1)])

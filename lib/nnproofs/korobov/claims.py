@@ -117,6 +117,18 @@ def _control_fixed_bits_d2() -> RateCheck:
     return check_super_approximation(korobov_example(2), m=2, WL=default_wl(2, d=2), d=2, coefficient_bits=10)
 
 
+@claim("korobov/control-scaled-coefficients", chapter=CHAPTER, label="thm-korobov-super", control=True,
+       statement="near miss: Network B with its stored coefficients times 1.2 (d = 1, WL = 4, 16) must be rejected")
+def _control_scaled_coefficients() -> RateCheck:
+    return check_super_approximation(korobov_example(1), m=2, WL=default_wl(2)[:2], coefficient_scale=1.2)
+
+
+@claim("korobov/control-scaled-surpluses-d2", chapter=CHAPTER, label="thm-korobov-super", control=True,
+       statement="near miss: d = 2 surpluses stored times 0.8 (WL = 4, 8) must be rejected")
+def _control_scaled_surpluses_d2() -> RateCheck:
+    return check_super_approximation(korobov_example(2), m=2, WL=default_wl(2, d=2)[:2], d=2, coefficient_scale=0.8)
+
+
 @claim("korobov/control-fixed-bits", chapter=CHAPTER, label="thm-korobov-super", control=True,
        statement="control: coefficients stored with a fixed 12 bits (not growing with log K) must be rejected")
 def _control_fixed_bits() -> RateCheck:

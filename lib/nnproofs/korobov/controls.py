@@ -3,7 +3,8 @@
 :func:`clamped_product` is as accurate as Yarotsky's product but not zero-preserving (it breaks Network
 A's bound); :func:`interpolant_without_level` drops one increment of the sparse grid (its rate stalls).
 The other controls are arguments of the checks: words stored in float32, a fixed number of coefficient
-bits, shallow products, an unshifted second local network of Network C.
+bits, Network B's stored coefficients times :math:`c` (near miss, ``coefficient_scale``), shallow products,
+an unshifted second local network of Network C.
 """
 
 from __future__ import annotations

@@ -22,8 +22,8 @@ from ..validate import positive_int
 from .bit_table import PROBE_BAND, BitTable
 from .explicit import explicit_network_b
 from .network_b_sparse import SparseSuperApproximationNetwork
-from .sizes import (BAND, MAX_BASE, MAX_BITS, ROUNDING, require_product_depth, require_sizes, require_smoothness,
-                    require_stored_bits)
+from .sizes import (BAND, MAX_BASE, MAX_BITS, ROUNDING, require_coefficient_scale, require_product_depth,
+                    require_sizes, require_smoothness, require_stored_bits)
 from .sparsegrid import sparse_grid_interpolant, sparse_grid_size
 
 
@@ -41,7 +41,8 @@ class SuperApproximationNetwork(nn.Module):
     clipped to :math:`[-M, M]`, :math:`M = 1 + \\sum_e \\max_k |c_{k,e}|`.
 
     Off the bands :math:`|\\Phi - I_n f|` is at most ``error_bound`` (quantisation :math:`2^{-J}`,
-    products :math:`2^{-2s}`).
+    products :math:`2^{-2s}`). ``coefficient_scale`` :math:`c \\ne 1` stores :math:`c\\,c_{k,e}` instead
+    (near-miss control: :math:`\\Phi \\approx c\\,I_n f` while ``interpolant`` stays :math:`I_n f`).
     Defaults :math:`J = \\min(mn + 8, 53)` and :math:`s = \\lceil mn/2\\rceil + 4` grow like
     :math:`\\log(WL)`, which keeps this below :math:`\\|f - I_n f\\| \\approx K^{-m}` (the theorem's
     logarithmic factors). Resources of the layered network (all stages in sequence, every
@@ -60,7 +61,7 @@ class SuperApproximationNetwork(nn.Module):
     """
 
     def __init__(self, f: Callable, *, m: int, W: int, L: int, coefficient_bits: int | None = None,
-                 product_depth: int | None = None, shifted: bool = False):
+                 product_depth: int | None = None, shifted: bool = False, coefficient_scale: float = 1.0):
         super().__init__()
         self.m, self.W, self.L, self.shifted = m, W, L, shifted
         self.band = BAND  # delta: width of the bands, in units of each floor stage's digit
@@ -85,6 +86,7 @@ class SuperApproximationNetwork(nn.Module):
             else:  # the parabola through tau = 0, 1/2, 1
                 v0, vh, v1 = nodes
                 coefficients = torch.stack([v0, -3 * v0 + 4 * vh - v1, 2 * v0 - 4 * vh + 2 * v1], dim=1)
+        coefficients = coefficients * coefficient_scale  # 1, or a near-miss control
         self.table = BitTable(coefficients, W=table_w, L=table_l, J=self.J)
         self.P = self.table.P
         self.clip_level = 1.0 + float(coefficients.abs().max(dim=0).values.sum())
@@ -321,7 +323,8 @@ def band_profile(network: SuperApproximationNetwork, f: Callable, *, boundaries:
 
 
 def super_approximation_network(f: Callable, *, m: int, W: int, L: int, d: int = 1,
-                                coefficient_bits: int | None = None, product_depth: int | None = None
+                                coefficient_bits: int | None = None, product_depth: int | None = None,
+                                coefficient_scale: float = 1.0
                                 ) -> SuperApproximationNetwork | SparseSuperApproximationNetwork:
     """Network B for ``f`` on :math:`[0, 1]^d` with nominal width ``W`` and depth ``L``.
 
@@ -330,7 +333,8 @@ def super_approximation_network(f: Callable, *, m: int, W: int, L: int, d: int =
     must be powers of two (so that :math:`K = (WL)^2` is a sparse-grid level and cell location is
     exact in binary arithmetic), ``L <= 53`` (bits per float64 word). ``coefficient_bits``
     (:math:`J`) and ``product_depth`` (:math:`s`) override the defaults that grow with
-    :math:`\\log K` (negative control: a fixed :math:`J`).
+    :math:`\\log K` (negative control: a fixed :math:`J`). ``coefficient_scale`` :math:`c > 0` stores every
+    coefficient (surplus in :math:`d \\ge 2`) times :math:`c` (near-miss control; 1 is Network B).
     """
     positive_int("d", d)
     require_smoothness(m)
@@ -343,6 +347,7 @@ def super_approximation_network(f: Callable, *, m: int, W: int, L: int, d: int =
             raise ValueError(f"coefficient_bits={coefficient_bits} exceeds 53; allowed: 1..53")
     if product_depth is not None:
         require_product_depth("product_depth", product_depth)
+    require_coefficient_scale(coefficient_scale)
     if not callable(f):
         raise TypeError(f"f must be a callable mapping (n, {d}) tensors to (n,) values, got {type(f).__name__}")
     level = 2 * int(round(math.log2(W * L)))
@@ -350,6 +355,7 @@ def super_approximation_network(f: Callable, *, m: int, W: int, L: int, d: int =
     require_stored_bits((W * L) ** 2 * m * bits if d == 1 else sparse_grid_size(level, d) * bits, W, L, d)
     if d >= 2:
         return SparseSuperApproximationNetwork(f, d=d, W=W, L=L, coefficient_bits=coefficient_bits,
-                                               product_depth=product_depth)
-    return SuperApproximationNetwork(f, m=m, W=W, L=L, coefficient_bits=coefficient_bits, product_depth=product_depth)
+                                               product_depth=product_depth, coefficient_scale=coefficient_scale)
+    return SuperApproximationNetwork(f, m=m, W=W, L=L, coefficient_bits=coefficient_bits, product_depth=product_depth,
+                                     coefficient_scale=coefficient_scale)
 

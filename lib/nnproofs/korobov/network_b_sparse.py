@@ -51,7 +51,8 @@ class SparseSuperApproximationNetwork(nn.Module):
 
     Off the bands :math:`|\\Phi - I_n f| \\le \\sum_{\\mathbf l} span_{\\mathbf l} 2^{-J}
     + (|lo_{\\mathbf l}| + span_{\\mathbf l})(d-1)4^{-s} + span_{\\mathbf l} 4^{-s}` plus round-off
-    (``error_bound``). Defaults :math:`J = \\min(2n + 8, 53)` and :math:`s = n + 4`, as in
+    (``error_bound``); ``coefficient_scale`` :math:`c \\ne 1` stores :math:`c\\,v_{\\mathbf l, k}` instead
+    (near-miss control; ``interpolant`` stays :math:`I_n f`). Defaults :math:`J = \\min(2n + 8, 53)` and :math:`s = n + 4`, as in
     :math:`d = 1`. Resources: :meth:`explicit` writes the network out (the digit stages in sequence,
     then the levels' tables and templates side by side, then the products); ``width``, ``depth`` and
     ``nonzero_parameters`` are the layout arithmetic of :meth:`layout`, equal to the counts on those
@@ -59,7 +60,7 @@ class SparseSuperApproximationNetwork(nn.Module):
     """
 
     def __init__(self, f: Callable, *, d: int, W: int, L: int, coefficient_bits: int | None = None,
-                 product_depth: int | None = None):
+                 product_depth: int | None = None, coefficient_scale: float = 1.0):
         super().__init__()
         self.d, self.m, self.W, self.L = d, 2, W, L
         self.band = BAND
@@ -78,7 +79,7 @@ class SparseSuperApproximationNetwork(nn.Module):
             side = max(1, math.ceil(math.log2(cells) / 2))  # W_l L_l = 2^side >= sqrt(cells), at least 2
             L_l = min(L, 2**side)
             W_l = 2**side // L_l
-            surpluses = self.interpolant.surpluses[offsets[k] : offsets[k] + cells]
+            surpluses = self.interpolant.surpluses[offsets[k] : offsets[k] + cells] * coefficient_scale
             padded = torch.zeros((W_l * L_l) ** 2, 1, dtype=torch.float64, device=device)
             padded[:cells, 0] = surpluses
             tables.append(BitTable(padded, W=W_l, L=L_l, J=self.J))
@@ -86,8 +87,8 @@ class SparseSuperApproximationNetwork(nn.Module):
         self.register_buffer("strides", self.interpolant.strides.to(torch.float64))
         self.template = basis_product_network(d, self.s).to(device)
         self.product = yarotsky_product(self.s, device=device)
-        maxima = [float(self.interpolant.surpluses[offsets[k] : offsets[k] + 2 ** (sum(level) - d)].abs().max())
-                  for k, level in enumerate(levels)]
+        maxima = [coefficient_scale * float(self.interpolant.surpluses[offsets[k] : offsets[k] + 2 ** (sum(level) - d)]
+                                                 .abs().max()) for k, level in enumerate(levels)]
         self.clip_level = 1.0 + sum(maxima)
         self.stored_bits = sum(table.stored_bits for table in tables)
         self.band_measure = d * (n - 1) * BAND / 2

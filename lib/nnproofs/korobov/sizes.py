@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import torch
 
-from ..validate import positive_int
+from ..validate import finite_real, positive_int
 
 MAX_BITS = {torch.float64: 53, torch.float32: 24}  # significand bits: dyadic words beyond this cannot be stored
 ROUNDING = 16 * 2.0**-52  # float64 round-off allowed in the a-priori bounds, relative to the terms summed
@@ -68,6 +68,13 @@ def require_product_depth(name: str, s) -> int:
         raise ValueError(f"{name}={s} exceeds {MAX_PRODUCT_DEPTH}: the square's corrections 4^-s are below float64 "
                          f"resolution; allowed: 1..{MAX_PRODUCT_DEPTH}")
     return s
+
+
+def require_coefficient_scale(c) -> float:
+    """The factor :math:`c > 0` of a near-miss Network B's stored coefficients (1 is Network B)."""
+    if finite_real("coefficient_scale", c) <= 0:
+        raise ValueError(f"coefficient_scale={c!r} must be > 0 (1 is Network B)")
+    return float(c)
 
 
 def require_smoothness(m) -> None:

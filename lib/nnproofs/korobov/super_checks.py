@@ -23,7 +23,7 @@ from .bit_table import PROBE_BAND
 from .checks import SURPLUS_GROWTH, surplus_growth
 from .network_b import band_profile, super_approximation_network
 from .network_c import partitioned_network
-from .sizes import NONZERO_KEY, PARAMETER_DIGITS, require_smoothness, require_wl
+from .sizes import NONZERO_KEY, PARAMETER_DIGITS, require_coefficient_scale, require_smoothness, require_wl
 
 
 NORMS_P = (1, 2)  # L_p norms of Network B's error that check_super_approximation measures
@@ -34,7 +34,7 @@ BAND_SHARE = 0.5  # the bands may contribute at most half of ||f - Phi||_p^p
 
 @functools.lru_cache(maxsize=32)
 def _network_b_errors(f: Callable, m: int, W: int, L: int, d: int, coefficient_bits: int | None, samples: int,
-                      device: str) -> dict:
+                      device: str, coefficient_scale: float = 1.0) -> dict:
     """Network B for one ``(W, L)``, built and measured for every ``p`` in ``NORMS_P`` (:func:`check_super_approximation`).
 
     Cached (the 32 latest): the :math:`L_1` and :math:`L_2` checks of one target share the network and
@@ -42,7 +42,8 @@ def _network_b_errors(f: Callable, m: int, W: int, L: int, d: int, coefficient_b
     its values between calls (a redefined function is a new key; an unhashable one is not cached);
     ``device`` (``BOOK_DEVICE``'s, where everything is built) is part of the key.
     """
-    network = super_approximation_network(f, m=m, W=W, L=L, d=d, coefficient_bits=coefficient_bits)
+    network = super_approximation_network(f, m=m, W=W, L=L, d=d, coefficient_bits=coefficient_bits,
+                                          coefficient_scale=coefficient_scale)
     if d == 1:  # Gauss-Legendre on every cell: the network is a polynomial there, off the bands
         x, weights = cell_quadrature(network.K, GAUSS_NODES)
     else:
@@ -74,7 +75,7 @@ def _network_b_errors(f: Callable, m: int, W: int, L: int, d: int, coefficient_b
 
 def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: int, WL: Sequence[tuple[int, int]],
                               d: int = 1, coefficient_bits: int | None = None, samples: int = 4096,
-                              p: int = 1) -> RateCheck:
+                              p: int = 1, coefficient_scale: float = 1.0) -> RateCheck:
     """Theorem ``thm-korobov-super``: :math:`\\|f - \\Phi_{W,L}\\|_{L_p} \\approx C (WL)^{-2m} n^{d-1}`, :math:`n = \\log_2 (WL)^2`.
 
     For every ``(W, L)`` in ``WL`` Network B (:func:`super_approximation_network`) is built and its
@@ -120,7 +121,11 @@ def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: i
     costs :math:`K^{-2}` in one cell, and is rejected by its surpluses (growth 2). The criterion is of
     :math:`X^m_\\infty`: a target of :math:`X^m_p` whose :math:`m`-th derivative is unbounded but
     :math:`p`-integrable (:math:`|x - a|^{3/2}` in :math:`L_1`, growth :math:`\\sqrt2`) may be refused.
-    Network B's values (every :math:`p`) are cached per target and size (:func:`_network_b_errors`). The actual width, depth, nonzero parameters and stored bits are in the
+    Network B's values (every :math:`p`) are cached per target and size (:func:`_network_b_errors`).
+    ``coefficient_bits`` and ``coefficient_scale`` build controls (:func:`super_approximation_network`): a
+    fixed number of bits (broken: the rate stalls) and stored coefficients times :math:`c` (near miss:
+    :math:`\\Phi \\approx c\\,I_n f`, rejected for :math:`|c - 1| \\ge 0.1` by the distance to the
+    interpolant, the a-priori bound and the slope). The actual width, depth, nonzero parameters and stored bits are in the
     notes: the width grows like :math:`W\\log(WL)` and the depth like :math:`L + \\log(WL)` (the
     theorem's logarithmic factors), so against actual width × depth the slope is flatter.
     """
@@ -132,6 +137,7 @@ def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: i
     require_smoothness(m)
     require_wl(WL)
     positive_int("samples", samples)
+    coefficient_scale = require_coefficient_scale(coefficient_scale)
     if isinstance(p, bool) or p not in NORMS_P:
         raise ValueError(f"p={p!r} is not allowed; use one of {', '.join(map(str, NORMS_P))}")
     f_max = 0.0
@@ -139,7 +145,7 @@ def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: i
     sizes = []
     for W, L in WL:
         measure = _network_b_errors if isinstance(f, Hashable) else _network_b_errors.__wrapped__
-        size = measure(f, m, W, L, d, coefficient_bits, samples, str(book_device.device()))
+        size = measure(f, m, W, L, d, coefficient_bits, samples, str(book_device.device()), coefficient_scale)
         sizes.append(size)
         f_max = max(f_max, size["max |f|"])
         resolution = 100 * 2.0**-52 * max(1.0, f_max)
