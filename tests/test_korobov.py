@@ -937,7 +937,7 @@ def test_claims_are_registered_with_controls():
     assert {"korobov/super-m2", "korobov/sparse-grid-L2-d3", "korobov/bit-extraction"} <= set(keys)
     assert {c.label for c in keys.values()} == {"thm-korobov-super", "thm-korobov-sobolev", "thm-sparse-grid-interp",
                                                "lem-bit-extraction"}
-    assert sum(c.control for c in keys.values()) == 7
+    assert sum(c.control for c in keys.values()) == 9
 
 
 def test_quadratic_basis_reproducing_the_target_has_no_rate():
