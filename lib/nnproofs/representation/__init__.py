@@ -30,6 +30,7 @@ from .checks import (
     RATIO_MAX,
     RATIO_MIN_N,
     SLOPE_SE_MULTIPLE,
+    TAIL_MEDIAN_MIN,
     UNBIASED_MIN_REPLICATES,
     UNBIASED_MIN_WIDTH,
     Z_SQUARE_MAX,
@@ -75,7 +76,8 @@ from .targets import (
 
 __all__ = [
     "BETA_OVER_SIGMA", "CHAPTER", "DETECTION_LIMIT", "DETECTION_RESOLUTIONS", "KERNELS", "NEAR_MISS_SCALE", "POOLED_RATIO_MAX",
-    "RATE_MIN_REPLICATES", "RATIO_MAX", "RATIO_MIN_N", "SLOPE_SE_MULTIPLE", "UNBIASED_MIN_REPLICATES",
+    "RATE_MIN_REPLICATES", "RATIO_MAX", "RATIO_MIN_N", "SLOPE_SE_MULTIPLE", "TAIL_MEDIAN_MIN",
+    "UNBIASED_MIN_REPLICATES",
     "UNBIASED_MIN_WIDTH", "Z_SQUARE_MAX", "SharpenedRepresentation", "bias_sign_control", "check_dimension_stability",
     "check_eigenvalues", "check_fischer_identity", "check_monte_carlo_rate", "check_unbiasedness", "claims",
     "compare_constants", "default_comparison_dimensions", "default_dimension", "default_dimensions", "default_ns",
