@@ -534,6 +534,34 @@ def test_unbiasedness_is_inconclusive_where_it_cannot_resolve_a_ten_percent_offs
         "resolution r = √(pooled prediction)/‖f − f_0‖"] <= rep.DETECTION_LIMIT
 
 
+
+def test_unbiasedness_failure_overrides_the_flag_only_at_small_resolution():
+    """2x1x2x3 − x4² + x2/2 − 1 at width 3000 (r = 0.048 > 0.025, a 10% offset cannot be resolved): a mean off by
+    20% (mean z² 105 at width 10^4) was INCONCLUSIVE; up to r = FAILURE_MAX_RESOLUTION a failure is FAILED. Above it
+    heavy tails make correct constructions exceed 4 (x1⁶ + x2² − 2x1x2, seed 303: pooled ratio 10.4), which stays
+    INCONCLUSIVE."""
+    v = sympy.symbols("x1:5", real=True)
+    poly = 2 * v[0] * v[1] * v[2] - v[3] ** 2 + v[1] / 2 - 1
+    sizes = {"width": 3000, "replicates": 100, "test_points": 100, "seed": 301}
+    correct = rep.check_unbiasedness(poly, v, **sizes)
+    assert correct.verdict == "INCONCLUSIVE" and correct.rate_holds and all(correct.requirements.values())
+    assert correct.notes["resolution r = √(pooled prediction)/‖f − f_0‖"] <= rep.FAILURE_MAX_RESOLUTION
+    assert rep.check_unbiasedness(poly, v, **sizes, build=rep.mean_scaled_control(0.8)).verdict == "FAILED"
+    poly, w, _ = _sparse_high_degree("P5-sphere")
+    heavy = rep.check_unbiasedness(poly, w, **rep.default_unbiasedness_sizes(), test_points=100, seed=303)
+    assert heavy.verdict == "INCONCLUSIVE" and heavy.notes["pooled MSE / prediction"] > rep.POOLED_RATIO_MAX
+
+
+@pytest.mark.slow
+def test_unbiasedness_does_not_fail_correct_constructions_up_to_the_trusted_resolution():
+    """The chapter's target at width 2500 (r = 0.0499 <= FAILURE_MAX_RESOLUTION): mean z² 0.47..1.64 and pooled ratio
+    0.50..1.40 on seeds 300-311, so a failure there is trusted; the control off by 20% is rejected on each."""
+    poly, v = rep.default_target(5)
+    for seed in range(300, 312):
+        sizes = {"width": 2500, "replicates": 100, "test_points": 100, "seed": seed}
+        assert rep.check_unbiasedness(poly, v, **sizes).verdict == "INCONCLUSIVE", seed
+        assert rep.check_unbiasedness(poly, v, **sizes, build=rep.mean_scaled_control(0.8)).verdict == "FAILED", seed
+
 def test_float_coefficients_are_read_exactly_by_every_explicit_construction():
     """Float coefficients crashed the explicit kernels (ArithmeticError: 1.0*x1**2 − K[1.0*x1**2] not divisible by
     |x|²); they are now read as the rationals of their decimal forms, as in check_fischer_identity."""

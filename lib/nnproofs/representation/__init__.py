@@ -25,6 +25,7 @@ from . import claims, neurons, symbolic
 from .checks import (
     DETECTION_LIMIT,
     DETECTION_RESOLUTIONS,
+    FAILURE_MAX_RESOLUTION,
     POOLED_RATIO_MAX,
     RATE_MIN_REPLICATES,
     RATIO_MAX,
@@ -75,15 +76,15 @@ from .targets import (
 )
 
 __all__ = [
-    "BETA_OVER_SIGMA", "CHAPTER", "DETECTION_LIMIT", "DETECTION_RESOLUTIONS", "KERNELS", "NEAR_MISS_SCALE", "POOLED_RATIO_MAX",
-    "RATE_MIN_REPLICATES", "RATIO_MAX", "RATIO_MIN_N", "SLOPE_SE_MULTIPLE", "TAIL_MEDIAN_MIN",
-    "UNBIASED_MIN_REPLICATES",
-    "UNBIASED_MIN_WIDTH", "Z_SQUARE_MAX", "SharpenedRepresentation", "bias_sign_control", "check_dimension_stability",
-    "check_eigenvalues", "check_fischer_identity", "check_monte_carlo_rate", "check_unbiasedness", "claims",
-    "compare_constants", "default_comparison_dimensions", "default_dimension", "default_dimensions", "default_ns",
-    "default_replicates", "default_target", "default_unbiasedness_sizes", "dimension_free_constant",
-    "dimension_free_limit", "explicit_representation", "explicit_sphere_representation", "fischer_norm",
-    "forward_heat_control", "funk_hecke_eigenvalue", "mean_scaled_control", "neurons", "radial_second_moment",
-    "relu_square_integral", "representation_quadrature", "ridge_polynomial", "sharpened_representation",
-    "sphere_weight_moment", "squared_norm_target", "symbolic", "unsharpened_control",
+    "BETA_OVER_SIGMA", "CHAPTER", "DETECTION_LIMIT", "DETECTION_RESOLUTIONS", "FAILURE_MAX_RESOLUTION", "KERNELS",
+    "NEAR_MISS_SCALE", "POOLED_RATIO_MAX", "RATE_MIN_REPLICATES", "RATIO_MAX", "RATIO_MIN_N", "SLOPE_SE_MULTIPLE",
+    "TAIL_MEDIAN_MIN", "UNBIASED_MIN_REPLICATES", "UNBIASED_MIN_WIDTH", "Z_SQUARE_MAX", "SharpenedRepresentation",
+    "bias_sign_control", "check_dimension_stability", "check_eigenvalues", "check_fischer_identity",
+    "check_monte_carlo_rate", "check_unbiasedness", "claims", "compare_constants", "default_comparison_dimensions",
+    "default_dimension", "default_dimensions", "default_ns", "default_replicates", "default_target",
+    "default_unbiasedness_sizes", "dimension_free_constant", "dimension_free_limit", "explicit_representation",
+    "explicit_sphere_representation", "fischer_norm", "forward_heat_control", "funk_hecke_eigenvalue",
+    "mean_scaled_control", "neurons", "radial_second_moment", "relu_square_integral", "representation_quadrature",
+    "ridge_polynomial", "sharpened_representation", "sphere_weight_moment", "squared_norm_target", "symbolic",
+    "unsharpened_control",
 ]
