@@ -28,6 +28,8 @@ RATIO_MAX = 2.0  # median over the replicates of MSE·n / prediction, at every n
 #   ratios 0.13..12 over seeds 50-55 at 20 replicates): the mean of 20 draws is usually low (the large draws that make
 #   up the expectation are rare) and sometimes far too high (one of them drawn). The median sees a bias, which raises
 #   every draw, and ignores the rare large draws.
+TAIL_MEDIAN_MIN = 0.2  # INCONCLUSIVE when the median MSE/prediction is below this at every width (heavy tail); the
+#   measured distributions are in check_monte_carlo_rate's docstring (in-class >= 0.233, sparse high-degree <= 0.155)
 RATIO_MIN_N = 1000  # smallest width: below it the heavy tails of u ∝ exp(S²/(2β²)) make replicate statistics erratic
 RATE_MIN_REPLICATES = 10  # replicates per width (the slope's standard error is propagated from R − 1 degrees of freedom).
 #   Measured on 2 − x1x2x3 + 0.7x2² − 3x3 + x1⁴/4 in d = 3, seeds 500-599, default sizes: 4 of 100 correct constructions
@@ -48,6 +50,11 @@ DETECTION_RESOLUTIONS = 4.0  # ... when |c − 1| = 0.1 is at least this many re
 #   |c − 1| = 0.1 = 4.0 r rejected on seeds 0-9 and 100-108 (mean z² 8.7..18.8), 0.075 = 3.0 r on seeds 100-108 too
 #   (c = 1.075: 5.0..12.2, c = 0.925: 10.7..17.8, too close to 4 to be the stated limit); 0.05 = 2.0 r passes on 4 of the 9
 #   seeds 100-108 (2.4..6.9), 0.03 = 1.2 r on 8 of 9 (1.1..3.9). Where 4 r > 0.1 the verdict is INCONCLUSIVE.
+FAILURE_MAX_RESOLUTION = 0.05  # check_unbiasedness: up to this r a failure (mean z² or pooled ratio > 4) is FAILED
+#   even where a 10% offset cannot be resolved; above it the verdict stays INCONCLUSIVE. Correct constructions: mean z²
+#   and pooled ratio <= 2.12 at r = 0.025-0.050 (the chapter's target, widths 10^4 and 2500; other targets at
+#   r = 0.026, 0.048), but above 4 at r = 0.25 (degree-5 ridge in d = 3, pooled 4.21) and r = 0.33 (x1⁶ + x2² − 2x1x2:
+#   mean z² 7.93)
 EIGEN_RTOL = 1e-10  # Funk–Hecke quadrature (QUADPACK with algebraic weight) against the exact Gamma ratio
 
 
@@ -125,6 +132,22 @@ def check_monte_carlo_rate(
     correct constructions in :math:`d = 2, \\dots, 5` on 30 seeds each. :math:`d \\ge 2`: in :math:`d = 1` every kink lies
     on the line of the inputs and no replicate statistic (mean, median, mean of logs) tracks the rate at these widths
     (measured in the error message), so :math:`d = 1` is refused with that reason.
+
+    Heavy tails: where the median over the replicates of :math:`\\mathrm{MSE}\\cdot n/\\text{prediction}` stays below
+    ``TAIL_MEDIAN_MIN`` (0.2) at *every* width, most draws lie far below their expectation, which rare huge draws carry,
+    and neither the mean of :math:`R` MSEs nor its propagated standard error can be trusted: the verdict is then
+    INCONCLUSIVE (the reason in :attr:`RateCheck.inconclusive`), unless a bias is positive (FAILED). Measured at the
+    default sizes, 20 replicates, largest median ratio over the widths: sparse high-degree targets
+    :math:`x_1^6 + x_2^2 - 2x_1x_2` (:math:`d = 2`, seeds 900-960; sphere at most 0.155, ball 0.146),
+    :math:`x_1^{12} - x_2^6x_3^5 + x_1x_2` (:math:`d = 3`, seeds 900-921: at most :math:`2\\cdot10^{-6}`) and
+    :math:`x_1^8 - 3x_2^2x_4^5 + x_5` (:math:`d = 6`, seeds 900-921: at most 0.015), of whose correct constructions a
+    verdict without this rule rejected 7 of 61, 14 of 61, 5 of 22 and 3 of 22 (and passed the control scaled by 0.5,
+    at most 0.060); every in-class case of the chapter and the seed sweeps at least 0.233 (the chapter's polynomial in
+    :math:`d = 2, \\dots, 5`, seeds 0-49: at least 0.52; the degree-5 polynomials: 0.233). A limit: a control whose bias
+    is below the sampling noise at these widths raises the median without making it heavy-tailed and can pass (no
+    sharpening and forward heat on :math:`x_1^6 + x_2^2 - 2x_1x_2`, sphere, seeds 900-915: largest medians 0.37-2.7,
+    14 and 11 of 16 passed; no sharpening on :math:`x_1^5 - 2x_1^3 + 1` in :math:`d = 2`: 4 of 4); the rate does not
+    test the mean, :func:`check_unbiasedness` does.
     """
     if isinstance(ns, (str, bytes)) or not isinstance(ns, Sequence):
         raise TypeError(f"ns must be a sequence of ints, got {type(ns).__name__}")
@@ -166,6 +189,9 @@ def check_monte_carlo_rate(
         frac_above.append(sum(e > bound**2 / n for e in errors) / replicates)
     ratios = [m / p for m, p in zip(mse, predicted)]
     rms = [math.sqrt(m) for m in mse]
+    heavy_tail = (f"heavy tail: the median MSE/prediction is below {TAIL_MEDIAN_MIN:g} at every width (at most"
+                  f" {max(medians):.2g}), so the mean of {replicates} MSEs is ruled by rare huge draws and the rate cannot be"
+                  " measured at these widths") if max(medians) < TAIL_MEDIAN_MIN and worst_bias <= 0.0 else ""
     slope_se = _slope_standard_error(ns, mse, mse_se)
     return rate_check(
         f"Monte Carlo width-n network, d = {rep.dimension}, {inputs}: RMS ∝ n^(−1/2), MSE·n = prediction",
@@ -175,6 +201,7 @@ def check_monte_carlo_rate(
             f"median MSE / predicted MSE <= {RATIO_MAX:g} for every n": all(r <= RATIO_MAX for r in medians),
             "every first-layer bias <= 0": worst_bias <= 0.0,
         },
+        inconclusive=heavy_tail,
         notes={"n": ns, "MSE/prediction": ratios, "median MSE/prediction": medians, "mean MSE": mse, "predicted MSE": predicted,
                "slope standard error (replicates)": slope_se,
                "B = Σ√M_k": bound, "fraction of draws with MSE > B²/n": frac_above, "replicates": replicates,
@@ -220,7 +247,16 @@ def check_unbiasedness(
     :math:`(\\delta/r)^2` to :math:`T`): a mean :math:`f_0 + c(f - f_0)` was rejected on every seed tried for
     :math:`|c - 1| \\ge` ``DETECTION_RESOLUTIONS`` :math:`\\cdot r` (4 r; measured on the chapter's target, :math:`r = 0.025`:
     2 r passes on 4 of 9 seeds, 1.2 r on 8 of 9). The check claims to see a 10% offset (``DETECTION_LIMIT``): where
-    :math:`4r > 0.1` the data cannot decide and the verdict is INCONCLUSIVE (the reason and :math:`r` in the notes).
+    :math:`4r > 0.1` the data cannot decide and the verdict is INCONCLUSIVE (the reason and :math:`r` in the notes),
+    and where :math:`r >` ``FAILURE_MAX_RESOLUTION`` (0.05) even when :math:`T` or the pooled ratio exceeds 4: there a
+    failure does not override the flag, because large :math:`r` comes with heavy tails and both statistics exceed 4 for
+    correct constructions. Measured at the chapter's sizes (100 networks of width :math:`10^4`, 100 points): on
+    :math:`x_1^6 + x_2^2 - 2x_1x_2` on :math:`S^1` (:math:`r = 0.326`) the sharpened representation reaches
+    :math:`T = 7.93` and 4.58 (seeds 988, 989) and a pooled ratio 9.8 (seed 972); on the degree-5 ridge polynomial in
+    :math:`d = 3` (:math:`r = 0.25`) a pooled ratio 4.21 (seed 303). Up to :math:`r = 0.05` a failure is FAILED: there
+    correct constructions stayed at :math:`T, \\text{pooled ratio} \\le 2.12` (the chapter's target at widths
+    :math:`10^4` and 2500, :math:`r = 0.025, 0.050`, seeds 100-111 and 300-311; two other targets at :math:`r = 0.026`
+    and 0.048) while controls off by 15-20% reach :math:`T \\ge 19`.
     ``width`` :math:`\\ge` ``UNBIASED_MIN_WIDTH``,
     ``replicates`` :math:`\\ge` ``UNBIASED_MIN_REPLICATES``, :math:`d \\ge 2` (the error message says why); a test point at
     which all replicates agree exactly (no neuron reaches it, :math:`z = \\pm\\infty`) raises a ValueError naming it. The log-log data are the RMS error of the average of the first :math:`m`
@@ -256,9 +292,12 @@ def check_unbiasedness(
     pooled_rms = [float(((cumulative[m - 1] / m) ** 2).mean().sqrt()) for m in counts]
     pooled_ratio = pooled_rms[-1] ** 2 / rep.predicted_mse(replicates * width, inputs)
     resolution = math.sqrt(rep.predicted_mse(replicates * width, inputs) / rep.target_variance(inputs))
+    failed = statistic > Z_SQUARE_MAX or pooled_ratio > POOLED_RATIO_MAX
+    trusted_failure = failed and resolution <= FAILURE_MAX_RESOLUTION
     blind = (f"resolution r = √(pooled prediction)/‖f − f_0‖ = {resolution:.3g}: {DETECTION_RESOLUTIONS:g} r ="
              f" {DETECTION_RESOLUTIONS * resolution:.3g} > {DETECTION_LIMIT:g}, a {DETECTION_LIMIT:.0%} offset of the mean"
-             f" cannot be resolved (more width or replicates)") if DETECTION_RESOLUTIONS * resolution > DETECTION_LIMIT else ""
+             f" cannot be resolved (more width or replicates)") if (DETECTION_RESOLUTIONS * resolution > DETECTION_LIMIT
+                                                                   and not trusted_failure) else ""
     return rate_check(
         f"unbiasedness: {replicates} networks of width {width}, d = {rep.dimension}, {inputs}, per-point z-test of"
         f" their mean against f ({test_points} points)",
@@ -293,6 +332,11 @@ def check_dimension_stability(
     :math:`d` to the next (up to ``MOMENT_RTOL``), and stays below our dimension-free
     ceiling :math:`C_k` (:func:`dimension_free_constant`). A target whose Fischer norm grows with :math:`d` (e.g.
     :math:`|x|^2`, :math:`\\|\\cdot\\|_F = \\sqrt{2d}`) fails the rate: the stability is relative to the Fischer norm.
+    ``ds`` may contain 1: nothing is sampled here, the :math:`M_k` are exact (identities and quadrature) and the identity
+    :math:`E\\|f_n - f\\|^2 = \\text{prediction}/n` holds in :math:`d = 1` as in any :math:`d`; only the sampled checks
+    (:func:`check_monte_carlo_rate`, :func:`check_unbiasedness`) refuse :math:`d = 1`, where their finite-sample
+    statistics fail. In :math:`d = 1` the :math:`M_k` of all three representations agree with :math:`5\\cdot10^5`-sample
+    Monte Carlo estimates on :math:`S^0` and on :math:`[-1, 1]` (largest deviation 3.0 standard errors, a test).
     """
     if not callable(target):
         raise TypeError(f"target must be a callable d -> (poly, variables), got {type(target).__name__}")
@@ -402,7 +446,8 @@ def compare_constants(target: Callable[[int], tuple], ds: Sequence[int], *, inpu
     :math:`\\le 1`, i.e. when the explicit representation's constant is no larger at every :math:`d` (an observation
     about this target, not a theorem). Log-log data: :math:`B_{\\rm explicit}` against :math:`d`. The notes also hold
     the constants of the explicit representation with weights on the sphere (:func:`explicit_sphere_representation`),
-    which are not judged (``sigma`` applies to the Gaussian weights only: sphere weights have :math:`|W| = 1`)."""
+    which are not judged (``sigma`` applies to the Gaussian weights only: sphere weights have :math:`|W| = 1`).
+    ``ds`` may contain 1, as in :func:`check_dimension_stability`."""
     if not callable(target):
         raise TypeError(f"target must be a callable d -> (poly, variables), got {type(target).__name__}")
     if isinstance(ds, (str, bytes)) or not isinstance(ds, Sequence):
