@@ -266,7 +266,7 @@ def test_level_ratio_window_and_tolerance():
     ratios = check.notes["ratios per level"]
     errors = check.notes["errors"]
     assert ratios[0] == pytest.approx(math.sqrt(errors[0] / errors[1]))  # per level across a gap of two
-    assert check.measured == pytest.approx(sum(ratios[-3:]) / 3)
+    assert check.measured == min(ratios[-3:])
     assert check.tolerance == pytest.approx(4 * (1 - 6 / 7) + 0.4)  # n0 = 6, d = 2
 
 
@@ -310,7 +310,8 @@ def test_pre_asymptotic_false_rejection_of_an_oscillating_target():
 
     early = check_sparse_grid_levels(oscillating, d=2, levels=range(3, 7), samples=4000)
     assert not early.passed and early.notes["surplus growth per level sum (last level sums)"] > 3
-    check_sparse_grid_levels(oscillating, d=2, levels=range(5, 11), samples=4000).assert_passed()
+    assert not check_sparse_grid_levels(oscillating, d=2, levels=range(5, 11), samples=4000).rate_holds  # 3.00
+    check_sparse_grid_levels(oscillating, d=2, levels=range(5, 13), samples=4000).assert_passed()
 
 
 @pytest.mark.parametrize("d", [1, 2, 3, 4])
@@ -796,8 +797,9 @@ def test_network_b_layout_arithmetic_is_the_built_network(m, W, L, shifted):
     assert float((explicit - values).abs().max()) <= ROUNDING * network.clip_level
 
 
-@pytest.mark.parametrize(("m", "W", "L"), [(2, 8, 8), (3, 8, 8)])
-def test_network_b_at_the_chapters_largest_ci_size_is_a_sequential(m, W, L):
+@pytest.mark.parametrize(("m", "W", "L"), [(3, 4, 4), (2, 8, 8), (3, 8, 8),
+                                            pytest.param(2, 16, 16, marks=pytest.mark.slow)])  # 16, 16: 8 s
+def test_network_b_at_the_chapters_sizes_is_a_sequential(m, W, L):
     network = super_approximation_network(korobov_example(1), m=m, W=W, L=L)
     sequential = network.explicit().to_sequential()
     assert_sequential_of_linear_and_relu(sequential)
