@@ -23,8 +23,8 @@ from ..validate import positive_int
 STEPS = (1e-2, 1e-3, 1e-4, 1e-5)  # h; the finest line step is STEPS[-1], every coarser h is a multiple of it
 LINES = 4  # lines along each coordinate, at uniform random positions of the other coordinates
 # Growth of max|Δ²_h f|/h² over the last decade of h (1e-4 -> 1e-5) allowed: 2. Bounded second derivatives give 1
-# (measured 1.00 on every in-class target of the chapter and its tests, d = 1..4); a kink gives 10 asymptotically
-# (measured 6.3 to 9.8: the nearest line point lies within h/2 of the kink), a square root 10^(3/2) (19 to 25),
+# (measured 1.00 on every in-class target of the chapter and its tests, d = 1..5); a kink gives 10 asymptotically
+# (measured 5.7 to 9.8: the nearest line point lies within h/2 of the kink), a square root 10^(3/2) (12 to 28),
 # |x - a|^(3/2), outside X^2_inf, 10^(1/2) (2.7 to 3.1).
 SECOND_DIFFERENCE_GROWTH = 2.0
 
