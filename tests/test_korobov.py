@@ -1109,7 +1109,7 @@ def test_network_b_overtakes_is_an_extrapolation_of_its_lookup_law():
 def test_korobov_targets_accepted_on_every_seed(seed):
     """The chapter's verdict table rests on a Monte Carlo ratio for its Korobov rows: it holds on every seed.
 
-    The rejections of the kinked targets rest on the surpluses, which involve no sampling.
+    The rejections of the kinked targets rest on the surpluses and the second differences, which involve no sampling.
     """
     for d, levels in CHAPTER_LEVELS.items():
         check = check_sparse_grid_levels(korobov_example(d), d=d, levels=levels, samples=2000, seed=seed)
