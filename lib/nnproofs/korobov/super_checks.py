@@ -33,7 +33,7 @@ MAX_CHECK_DIMENSION = 2  # n^(d-1) is the asymptotic logarithm; at n <= 12 it ov
 BAND_SHARE = 0.5  # the bands may contribute at most half of ||f - Phi||_p^p
 # Monte Carlo points of the d = 2 error, at least: the relative standard error of ||e||_p is CV(|e|^p)/(p sqrt(N)),
 # with CV(|e|^p)/p at most 1.45 measured (a Gaussian bump, p = 2, levels 4..10); from 1024 points it is <= 4.5%,
-# which moves the slope over WL = 4..16 by at most about 0.05, a quarter of the tolerance.
+# which moves the slope over WL = 4..16 by about 0.05 (one standard deviation), a quarter of the tolerance.
 MIN_SAMPLES = 1024
 SLOPE_TOLERANCE = 0.2  # of the slope against W·L
 STEEPENING = 0.05  # local slopes that steepen by more than this at every step, the last meeting the rate: pre-asymptotic
@@ -149,6 +149,7 @@ def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: i
     (:math:`-3.54, -3.77`) it stays FAILED. No target outside the class measured here has local slopes that
     steepen to the rate (the square root's, :math:`-3.58, -3.75`, stop short), and the rule needs every
     requirement anyway.
+
     Network B's values (every :math:`p`) are cached per target and size (:func:`_network_b_errors`).
     ``coefficient_bits`` and ``coefficient_scale`` build controls (:func:`super_approximation_network`): a
     fixed number of bits (broken: the rate stalls) and stored coefficients times :math:`c` (near miss:
