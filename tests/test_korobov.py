@@ -1141,7 +1141,8 @@ def test_quadrature_sees_an_error_localised_in_one_cell():
 def test_level_check_verdicts_on_held_out_targets_and_near_misses(d):
     """Centres, targets, seeds and constructions the chapter never uses, at its levels: a Korobov product accepted;
     a kink at 0.41, a square root at 0.62, a step, surpluses scaled by 0.8 or 1.2 and the level (1, .., 1, 2)
-    dropped rejected (measured ratios: kink 3.36 / 2.89 / 2.53 / 2.12 in d = 2..5, rejected by the surpluses)."""
+    dropped rejected (smallest ratios: kink 2.71 / 2.78 / 2.37 / 1.94 in d = 2..5, rejected by the surpluses and the
+    second differences)."""
     levels = list(CHAPTER_LEVELS[d])
     for name, target in HELD_OUT.items():
         check = check_sparse_grid_levels(target, d=d, levels=levels, samples=2000, seed=9)

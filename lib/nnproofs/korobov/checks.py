@@ -161,7 +161,7 @@ def check_sparse_grid_levels(f: Callable[[torch.Tensor], torch.Tensor], *, d: in
     The rate is one-sided (``measured >= expected - tolerance``): the theorem is an upper bound, and
     an error that falls faster than :math:`2^{p+1}` per level is no violation. In :math:`d \\ge 4`
     the tolerance (:math:`\\pm 2.09` for :math:`d = 4`, :math:`\\pm 2.76` for :math:`d = 5` at the chapter's
-    levels) lets the ratio alone pass targets outside the Korobov class (ratios 2.1 to 2.5 measured
+    levels) lets the ratio alone pass targets outside the Korobov class (smallest ratios 2.0 to 2.4 measured
     for a kink), so a second criterion without the logarithm decides membership: the *hierarchical
     surpluses* must decay like :math:`2^{-(p+1)|\\mathbf l|_1}`. With
     :math:`S_k` = :func:`scaled_surplus_maxima` of the finest interpolant, the growth per level sum
