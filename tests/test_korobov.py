@@ -266,7 +266,7 @@ def test_level_ratio_window_and_tolerance():
     ratios = check.notes["ratios per level"]
     errors = check.notes["errors"]
     assert ratios[0] == pytest.approx(math.sqrt(errors[0] / errors[1]))  # per level across a gap of two
-    assert check.measured == pytest.approx(sum(ratios[-3:]) / 3)
+    assert check.measured == min(ratios[-3:])
     assert check.tolerance == pytest.approx(4 * (1 - 6 / 7) + 0.4)  # n0 = 6, d = 2
 
 
@@ -310,7 +310,8 @@ def test_pre_asymptotic_false_rejection_of_an_oscillating_target():
 
     early = check_sparse_grid_levels(oscillating, d=2, levels=range(3, 7), samples=4000)
     assert not early.passed and early.notes["surplus growth per level sum (last level sums)"] > 3
-    check_sparse_grid_levels(oscillating, d=2, levels=range(5, 11), samples=4000).assert_passed()
+    assert not check_sparse_grid_levels(oscillating, d=2, levels=range(5, 11), samples=4000).rate_holds  # 3.00
+    check_sparse_grid_levels(oscillating, d=2, levels=range(5, 13), samples=4000).assert_passed()
 
 
 @pytest.mark.parametrize("d", [1, 2, 3, 4])
@@ -796,8 +797,9 @@ def test_network_b_layout_arithmetic_is_the_built_network(m, W, L, shifted):
     assert float((explicit - values).abs().max()) <= ROUNDING * network.clip_level
 
 
-@pytest.mark.parametrize(("m", "W", "L"), [(2, 8, 8), (3, 8, 8)])
-def test_network_b_at_the_chapters_largest_ci_size_is_a_sequential(m, W, L):
+@pytest.mark.parametrize(("m", "W", "L"), [(3, 4, 4), (2, 8, 8), (3, 8, 8),
+                                            pytest.param(2, 16, 16, marks=pytest.mark.slow)])  # 16, 16: 8 s
+def test_network_b_at_the_chapters_sizes_is_a_sequential(m, W, L):
     network = super_approximation_network(korobov_example(1), m=m, W=W, L=L)
     sequential = network.explicit().to_sequential()
     assert_sequential_of_linear_and_relu(sequential)
@@ -1107,7 +1109,7 @@ def test_network_b_overtakes_is_an_extrapolation_of_its_lookup_law():
 def test_korobov_targets_accepted_on_every_seed(seed):
     """The chapter's verdict table rests on a Monte Carlo ratio for its Korobov rows: it holds on every seed.
 
-    The rejections of the kinked targets rest on the surpluses, which involve no sampling.
+    The rejections of the kinked targets rest on the surpluses and the second differences, which involve no sampling.
     """
     for d, levels in CHAPTER_LEVELS.items():
         check = check_sparse_grid_levels(korobov_example(d), d=d, levels=levels, samples=2000, seed=seed)
@@ -1139,7 +1141,8 @@ def test_quadrature_sees_an_error_localised_in_one_cell():
 def test_level_check_verdicts_on_held_out_targets_and_near_misses(d):
     """Centres, targets, seeds and constructions the chapter never uses, at its levels: a Korobov product accepted;
     a kink at 0.41, a square root at 0.62, a step, surpluses scaled by 0.8 or 1.2 and the level (1, .., 1, 2)
-    dropped rejected (measured ratios: kink 3.36 / 2.89 / 2.53 / 2.12 in d = 2..5, rejected by the surpluses)."""
+    dropped rejected (smallest ratios: kink 2.71 / 2.78 / 2.37 / 1.94 in d = 2..5, rejected by the surpluses and the
+    second differences)."""
     levels = list(CHAPTER_LEVELS[d])
     for name, target in HELD_OUT.items():
         check = check_sparse_grid_levels(target, d=d, levels=levels, samples=2000, seed=9)

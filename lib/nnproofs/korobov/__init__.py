@@ -37,7 +37,8 @@ Yang and Zhang) assembled as in the research notes, section 4.
 
 The package follows the chapter: :mod:`.sparsegrid`, :mod:`.targets`, :mod:`.bits`, :mod:`.bit_table`,
 :mod:`.network_a`, :mod:`.network_b` (:mod:`.network_b_sparse` for :math:`d \\ge 2`), :mod:`.network_c`,
-:mod:`.baselines`, the public checks (:mod:`.checks`, :mod:`.super_checks`), :mod:`.controls` and
+:mod:`.baselines`, the public checks (:mod:`.checks`, :mod:`.super_checks`; :mod:`.smoothness`, the target's
+second differences that they require bounded), :mod:`.controls` and
 :mod:`.claims`; :mod:`.sizes` holds the limits that every construction enforces.
 """
 
@@ -57,6 +58,7 @@ from .network_b_sparse import SparseSuperApproximationNetwork
 from .network_c import PartitionedNetwork, partitioned_network
 from .sizes import (BAND, MAX_BASE, MAX_BITS, MAX_PRODUCT_DEPTH, MAX_STORED_BITS, NONZERO_KEY, PARAMETER_DIGITS,
                     ROUNDING, SMOOTHNESS)
+from .smoothness import SECOND_DIFFERENCE_GROWTH, second_differences
 from .sparsegrid import SparseGridInterpolant, level_multi_indices, sparse_grid_interpolant, sparse_grid_size
 from .super_checks import (BAND_SHARE, GAUSS_NODES, MAX_CHECK_DIMENSION, NORMS_P, PRODUCTS, check_partitioned_network,
                            check_super_approximation, check_super_approximation_derivative)

@@ -89,7 +89,13 @@ class ExplicitNetwork(nn.Module):
         self.names = list(names)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        """The network at ``x`` ``(n, inputs)``: ``(n, outputs)``, one sparse matrix product per layer."""
+        """The network at ``x`` ``(n, inputs)``, of its weights' dtype: ``(n, outputs)``, one sparse matrix product per layer."""
+        inputs, dtype = self.maps[0][0].shape[1], self.maps[0][1].dtype
+        if not isinstance(x, torch.Tensor) or x.ndim != 2 or x.shape[1] != inputs:
+            shape = tuple(x.shape) if isinstance(x, torch.Tensor) else type(x).__name__
+            raise ValueError(f"x must be a tensor of shape (n, {inputs}), got {shape}")
+        if x.dtype != dtype:
+            raise TypeError(f"x must have the weights' dtype {dtype}, got {x.dtype}")
         h = x.T
         for w, b in self.maps[:-1]:
             h = torch.relu(torch.sparse.mm(w, h) + b[:, None])

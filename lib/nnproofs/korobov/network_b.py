@@ -188,7 +188,9 @@ class SuperApproximationNetwork(nn.Module):
         :math:`c_1\\tau` of :math:`m = 3`); a product's output map is fused into the layer that reads it.
         The clip reads :math:`c_0`, :math:`\\tau` and the powers where their coefficients :math:`span_0, lo_e` are
         nonzero and the products' outputs, plus a bias; the output map reads the clip's two neurons and a bias.
-        This arithmetic equals the nonzero parameters counted on :meth:`explicit` (a test).
+        This arithmetic equals the nonzero parameters counted on :meth:`explicit` (a test). It reads the
+        weights where they may vanish: the lookup's nonzero double differences of the stored bits, the
+        products' nonzero map entries and the nonzero :math:`span_0, lo_e` of the table.
         """
         layers = self.table.layout(input_bias=self.shifted)
 
@@ -347,7 +349,7 @@ def super_approximation_network(f: Callable, *, m: int, W: int, L: int, d: int =
             raise ValueError(f"coefficient_bits={coefficient_bits} exceeds 53; allowed: 1..53")
     if product_depth is not None:
         require_product_depth("product_depth", product_depth)
-    require_coefficient_scale(coefficient_scale)
+    coefficient_scale = require_coefficient_scale(coefficient_scale)
     if not callable(f):
         raise TypeError(f"f must be a callable mapping (n, {d}) tensors to (n,) values, got {type(f).__name__}")
     level = 2 * int(round(math.log2(W * L)))

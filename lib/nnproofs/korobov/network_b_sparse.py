@@ -157,7 +157,10 @@ class SparseSuperApproximationNetwork(nn.Module):
         first maps reading :math:`\\hat c_{\\mathbf l}` and :math:`T_{\\mathbf l}`, with :math:`T_{\\mathbf l}`
         carried; the clip reads :math:`T_{\\mathbf l}` where :math:`lo_{\\mathbf l} \\ne 0`, the products'
         output maps and a bias; the output map reads the clip's two neurons and a bias. This arithmetic
-        equals the counts on :meth:`explicit` (a test).
+        equals the counts on :meth:`explicit` (a test). It is not independent of the weights: the digit
+        stages are pure arithmetic in :math:`d, n`, but the lookup stages count the nonzero double
+        differences of the stored bits (:meth:`BitTable.layout`), the template and product stages the
+        nonzero entries of their maps, and the clip the nonzero :math:`lo_{\\mathbf l}` and the products' outputs.
         """
         def nonzero(tensor) -> int:
             return int((tensor != 0).sum())

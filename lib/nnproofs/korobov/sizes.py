@@ -8,8 +8,10 @@ and the smoothness :math:`m \\in \\{2, 3\\}`.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 
+import numpy as np
 import torch
 
 from ..validate import finite_real, positive_int
@@ -25,6 +27,9 @@ MAX_PRODUCT_DEPTH = 53  # s: Yarotsky's corrections 4^-s are below float64 resol
 # f moves a few quantised low bits, so the count moves by a few units between CPUs: it is reported
 # rounded to PARAMETER_DIGITS significant digits (exact on the network object, nonzero_parameters).
 PARAMETER_DIGITS = 2
+# The near-miss factor c of the stored coefficients: c near 1 (the chapter runs 0.8 and 1.2); beyond 2^±20 the
+# network is no near miss, and at 1e300 the stored values overflow float64.
+MAX_COEFFICIENT_SCALE = 2.0**20
 NONZERO_KEY = f"nonzero parameters ({PARAMETER_DIGITS} significant digits)"
 
 
@@ -71,10 +76,14 @@ def require_product_depth(name: str, s) -> int:
 
 
 def require_coefficient_scale(c) -> float:
-    """The factor :math:`c > 0` of a near-miss Network B's stored coefficients (1 is Network B)."""
-    if finite_real("coefficient_scale", c) <= 0:
-        raise ValueError(f"coefficient_scale={c!r} must be > 0 (1 is Network B)")
-    return float(c)
+    """The factor :math:`c` of a near-miss Network B's stored coefficients (1 is Network B), a real number in
+    :math:`[2^{-20}, 2^{20}]` (``MAX_COEFFICIENT_SCALE``)."""
+    if isinstance(c, numbers.Real) and not isinstance(c, (bool, np.bool_)):
+        c = float(c)  # fractions.Fraction, numpy scalars
+    c = finite_real("coefficient_scale", c)
+    if not 1 / MAX_COEFFICIENT_SCALE <= c <= MAX_COEFFICIENT_SCALE:
+        raise ValueError(f"coefficient_scale={c!r} is not allowed; use a factor in [2^-20, 2^20] (1 is Network B)")
+    return c
 
 
 def require_smoothness(m) -> None:

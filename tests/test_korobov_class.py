@@ -1,0 +1,177 @@
+"""Chapter 2 (nnproofs.korobov): class membership that no grid can hide, degenerate targets and bad input.
+
+A kink at a dyadic node, or within round-off of one, keeps every surplus decaying as for a smooth
+target; the second differences of :mod:`nnproofs.korobov.smoothness` see it wherever it sits.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import pytest
+import torch
+
+from nnproofs.korobov import (
+    SECOND_DIFFERENCE_GROWTH,
+    check_sparse_grid_levels,
+    check_super_approximation,
+    korobov_example,
+    second_differences,
+    super_approximation_network,
+)
+from nnproofs.measure import uniform_points
+
+
+def bubble(x):
+    return (4 * x * (1 - x)).prod(dim=1)
+
+
+def kink_at(a, j=0):
+    return lambda x: (x[:, j] - a).abs() * bubble(x)
+
+
+IN_CLASS = {
+    "chapter": korobov_example,
+    "bubble e^(x_1 + ... + x_d)": lambda d: lambda x: bubble(x) * torch.exp(x.sum(1)),
+    "Gaussian bump": lambda d: lambda x: bubble(x) * torch.exp(-((x - 0.4) ** 2).sum(1) / 0.1),
+    "sin(5 pi x_1) sin(7 pi x_d)": lambda d: lambda x: torch.sin(5 * math.pi * x[:, 0]) * torch.sin(7 * math.pi * x[:, -1]),
+}
+OUT_OF_CLASS = {  # kinks at, near and off dyadic nodes; a small kink; a square root; the hat product
+    "|x_1 - 1/2|": lambda d: kink_at(0.5),
+    "|x_d - 1/4|": lambda d: kink_at(0.25, -1),
+    "|x_1 - (5/16 + 1e-9)|": lambda d: kink_at(5 / 16 + 1e-9),
+    "|x_1 - (1229/4096 + 1e-7)|": lambda d: kink_at(1229 / 4096 + 1e-7),
+    "smooth + 0.01 |x_1 - 0.41|": lambda d: lambda x: torch.sin(math.pi * x).prod(1) + 0.01 * kink_at(0.41)(x),
+    "|x_1 - 0.23|^(1/2)": lambda d: lambda x: (x[:, 0] - 0.23).abs().sqrt() * bubble(x),
+    "hat product": lambda d: lambda x: (1 - (2 * x - 1).abs()).prod(dim=1),
+}
+
+
+@pytest.mark.parametrize("d", [1, 2, 3, 4])
+def test_second_differences_are_bounded_in_the_class_and_grow_outside(d):
+    """Measured: 1.00 in the class; 6.3 to 9.8 for the kinks, about 20 for the square root, 6.7 to 9.6 for the hats."""
+    for name, target in IN_CLASS.items():
+        maxima, growth = second_differences(target(d), d)
+        assert growth <= 1.01, (name, maxima)
+    for name, target in OUT_OF_CLASS.items():
+        maxima, growth = second_differences(target(d), d)
+        assert growth > 2 * SECOND_DIFFERENCE_GROWTH, (name, maxima)
+
+
+def test_second_differences_refuse_float32_targets():
+    with pytest.raises(TypeError, match="float64"):
+        second_differences(lambda x: bubble(x).float(), 2)
+
+
+LEVELS = {1: range(3, 14), 2: range(3, 10), 3: range(3, 9), 4: range(3, 8)}  # the referee's and the chapter's
+
+
+@pytest.mark.parametrize("d", [1, 2])
+@pytest.mark.parametrize("name", ["|x_1 - 1/2|", "|x_d - 1/4|", "|x_1 - (5/16 + 1e-9)|", "smooth + 0.01 |x_1 - 0.41|"])
+def test_level_check_rejects_kinks_its_surpluses_miss(d, name):
+    """At (or within 1e-9 of) a dyadic node the surpluses decay (growth <= 1.06) and the error keeps its rate;
+    the second differences reject. The small kink's surpluses too look smooth at these levels."""
+    check = check_sparse_grid_levels(OUT_OF_CLASS[name](d), d=d, levels=LEVELS[d], samples=5000)
+    assert not check.passed
+    assert check.notes["its growth over the last decade of h"] > 2 * SECOND_DIFFERENCE_GROWTH
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("d", [3, 4])
+@pytest.mark.parametrize("name", ["|x_1 - 1/2|", "|x_d - 1/4|", "|x_1 - (5/16 + 1e-9)|", "smooth + 0.01 |x_1 - 0.41|"])
+def test_level_check_rejects_kinks_its_surpluses_miss_in_higher_dimensions(d, name):
+    check = check_sparse_grid_levels(OUT_OF_CLASS[name](d), d=d, levels=LEVELS[d], samples=5000)
+    assert not check.passed
+    assert check.notes["its growth over the last decade of h"] > 2 * SECOND_DIFFERENCE_GROWTH
+
+
+def test_a_single_jump_does_not_carry_the_level_ratio():
+    """|x - (1229/4096 + 1e-7)| times the bubble, d = 1, levels 3..13: ratios 3.21, 2.53, 64.8, 4.00 at the end.
+    Their mean (23.8) met 4; the smallest of the last three (2.53) does not."""
+    check = check_sparse_grid_levels(OUT_OF_CLASS["|x_1 - (1229/4096 + 1e-7)|"](1), d=1, levels=range(3, 14))
+    window = check.notes["ratios per level"][-3:]
+    assert max(window) > 50 and sum(window) / 3 > check.expected
+    assert check.measured == min(window) and not check.rate_holds and not check.passed
+
+
+def test_super_approximation_rejects_kinks_near_dyadic_nodes():
+    """d = 1 at (2, 2), (4, 4), (8, 8): a kink 1e-7 from 615/2048 keeps the slope (-4.06 in L1, -4.02 in L2) and
+    its surpluses decay (growth 0.40); only the second differences reject it."""
+    target = kink_at(615 / 2048 + 1e-7)
+    for p in (1, 2):
+        check = check_super_approximation(target, m=2, WL=[(2, 2), (4, 4), (8, 8)], p=p)
+        assert check.rate_holds and not check.passed
+        assert check.notes["surplus growth per level sum (finest)"] < 1
+        assert check.notes["its growth over the last decade of h"] > 2 * SECOND_DIFFERENCE_GROWTH
+
+
+def test_super_approximation_rejects_a_small_kink_in_two_dimensions():
+    """sin(pi x) sin(pi y) + 0.01 |x - 0.41| times the bubble at the chapter's d = 2 sizes: slope -4.13, surpluses
+    decay (growth 1.05); the second differences grow by 8.8."""
+    check = check_super_approximation(OUT_OF_CLASS["smooth + 0.01 |x_1 - 0.41|"](2), m=2,
+                                      WL=[(2, 2), (2, 4), (4, 4)], d=2)
+    assert check.rate_holds and not check.passed
+    assert check.notes["its growth over the last decade of h"] > 2 * SECOND_DIFFERENCE_GROWTH
+
+
+def test_pre_asymptotic_super_approximation_is_inconclusive_not_failed():
+    """The Gaussian bump in d = 2 at WL = 4, 8, 16: slope -3.72, local slopes -3.63 then -3.81 (steepening to -4)."""
+    check = check_super_approximation(IN_CLASS["Gaussian bump"](2), m=2, WL=[(2, 2), (2, 4), (4, 4)], d=2)
+    assert check.verdict == "INCONCLUSIVE" and not check.rate_holds and all(check.requirements.values())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("p", [1, 2])
+@pytest.mark.parametrize("name", ["Gaussian bump", "sin(3 pi x_1) sin(3 pi x_2)"])
+def test_pre_asymptotic_super_approximation_passes_at_larger_sizes(p, name):
+    """The docstring's pre-asymptotic targets pass at WL = 8, 16, 32 (slopes -3.85, -3.88, -3.82, -3.85)."""
+    target = IN_CLASS.get(name, lambda d: lambda x: torch.sin(3 * math.pi * x).prod(1))(2)
+    check_super_approximation(target, m=2, WL=[(2, 4), (4, 4), (4, 8)], d=2, p=p).assert_passed()
+
+
+# ------------------------------------------------------------------------------ degenerate targets
+
+def zero(x):
+    return 0 * x[:, 0]
+
+
+@pytest.mark.parametrize(("f", "d"), [(zero, 1), (zero, 2), (OUT_OF_CLASS["hat product"](1), 1),
+                                      (OUT_OF_CLASS["hat product"](2), 2)])
+def test_targets_the_basis_reproduces_fail_the_round_off_requirement(f, d):
+    check = check_sparse_grid_levels(f, d=d, levels=[3, 4, 5], samples=2000)
+    assert not check.passed
+    assert not check.requirements["every error is resolved above round-off (> 100·2^-52·max|f|)"]
+
+
+@pytest.mark.parametrize("d", [1, 2])
+def test_super_approximation_of_zero_fails_the_round_off_requirement(d):
+    check = check_super_approximation(zero, m=2, WL=[(2, 2), (2, 4)], d=d)
+    assert not check.passed
+    assert not check.requirements["the interpolant's error is resolved above round-off (> 100·2^-52·max|f|)"]
+
+
+# ------------------------------------------------------------------------------------- bad input
+
+def test_coefficient_scale_accepts_real_numbers_and_refuses_overflow():
+    network = super_approximation_network(korobov_example(1), m=2, W=2, L=2, coefficient_scale=Fraction(6, 5))
+    reference = super_approximation_network(korobov_example(1), m=2, W=2, L=2, coefficient_scale=1.2)
+    x = uniform_points(200, 1, seed=4)
+    with torch.no_grad():
+        assert torch.equal(network(x), reference(x))
+    for scale in (1e300, 1e308, 2.0**21, 2.0**-21):
+        with pytest.raises(ValueError, match="coefficient_scale"):
+            super_approximation_network(korobov_example(1), m=2, W=2, L=2, coefficient_scale=scale)
+
+
+def test_explicit_network_names_a_wrong_input():
+    built = super_approximation_network(korobov_example(2), m=2, W=2, L=2, d=2).explicit()
+    with pytest.raises(ValueError, match=r"x must be a tensor of shape \(n, 2\)"):
+        built(torch.rand(5, 3, dtype=torch.float64))
+    with pytest.raises(TypeError, match="x must have the weights' dtype"):
+        built(torch.rand(5, 2, dtype=torch.float32))
+
+
+def test_two_dimensional_check_needs_enough_samples():
+    with pytest.raises(ValueError, match="samples=1"):
+        check_super_approximation(korobov_example(2), m=2, WL=[(2, 2), (2, 4)], d=2, samples=1)
