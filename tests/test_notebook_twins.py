@@ -32,3 +32,16 @@ def test_widget_cells_are_skipped_by_the_book_and_removed_from_its_pages(chapter
         if cell.cell_type == "code" and "ipywidgets" in cell.source:
             assert WIDGET_CELL_TAGS <= set(cell.metadata.get("tags", [])), cell.source[:80]
             assert "def " not in cell.source, "functions that a static figure reuses must live in an executed cell"
+
+
+PAGE_WIDTH = 88  # characters of code a page shows without sideways scrolling (CONTRIBUTING.md)
+
+
+@pytest.mark.parametrize("chapter", chapters(), ids=lambda p: p.stem)
+def test_code_shown_on_a_page_fits_its_width(chapter):
+    """Every line of a code cell the page shows (hidden input included: a reader can open it) fits the page."""
+    long = [f"{line[:60]}... ({len(line)} characters)"
+            for cell in convert(chapter).cells
+            if cell.cell_type == "code" and not {"remove-cell", "remove-input"} & set(cell.metadata.get("tags", []))
+            for line in cell.source.splitlines() if len(line) > PAGE_WIDTH]
+    assert not long, f"{len(long)} code lines wider than {PAGE_WIDTH} characters: {long[:5]}"

@@ -79,5 +79,10 @@ def loglog_check(
         ax.set_xlabel(xlabel)
     if ylabel is not None:
         ax.set_ylabel(ylabel)
-    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=9)
+    legend_outside(ax)
     return ax
+
+
+def legend_outside(ax, **kwargs):
+    """The axes' legend to the right of it, outside the data (the book's place for legends)."""
+    return ax.legend(**{"loc": "upper left", "bbox_to_anchor": (1.0, 1.0), "fontsize": 9, **kwargs})

@@ -37,6 +37,8 @@ from .bottleneck import (
     relu_piece_count,
 )
 from .checks import (
+    CHEBYSHEV_DEGREE,
+    CLASS_MARGIN,
     DEFAULT_DELTAS,
     END_INTERVALS,
     END_INTERVALS_K3,
@@ -47,6 +49,7 @@ from .checks import (
     ROUND_OFF_FLOOR,
     STEEPENING,
     affine_maps,
+    chebyshev_smoothness,
     check_constant_depth_rate,
     check_gadget_rate,
     default_Ks,
@@ -59,6 +62,7 @@ from .controls import (
     FORWARD_CONTROL_BASE,
     OUT_OF_CLASS_EXPONENT,
     float32_network,
+    one_degree_short_network,
     padded_network,
     relu_swapped_network,
     without_coarse_factor_network,
@@ -80,13 +84,13 @@ from .network import constant_depth_network, critical_points, local_polynomials
 from .targets import chapter_target, convex_target, holder_target, learning_target
 
 __all__ = [
-    "ACTIVATIONS", "CHAPTER", "DEFAULT_DELTAS", "END_INTERVALS", "END_INTERVALS_K3", "END_SLOPE_TOL", "EXACT_IDENTITY", "FLOOR_MARGIN",
+    "ACTIVATIONS", "CHEBYSHEV_DEGREE", "CLASS_MARGIN", "CHAPTER", "DEFAULT_DELTAS", "END_INTERVALS", "END_INTERVALS_K3", "END_SLOPE_TOL", "EXACT_IDENTITY", "FLOOR_MARGIN",
     "FORWARD_CONTROL_BASE", "GADGET_SLOPE_TOL", "LEARNING_NULL_SHARE", "LEARNING_SLOPE", "MAX_D", "MAX_K",
     "OUTPUT_ROUNDING", "OUT_OF_CLASS_EXPONENT", "RETRAINS", "ROUND_OFF_FLOOR", "STALLED", "STEEPENING", "affine_maps",
     "base_point", "chapter_target", "check_constant_depth_rate", "check_curvature", "check_gadget_rate",
-    "check_learning_curve", "check_relu_bottleneck", "constant_depth_network", "convex_target", "critical_points",
+    "check_learning_curve", "chebyshev_smoothness", "check_relu_bottleneck", "constant_depth_network", "convex_target", "critical_points",
     "default_Ks", "default_bottleneck_widths", "derivative", "evaluation_points", "exact_derivative",
-    "float32_network", "holder_target", "identity_gadget", "learning_curve", "learning_target", "local_polynomials",
+    "float32_network", "holder_target", "identity_gadget", "learning_curve", "learning_target", "local_polynomials", "one_degree_short_network",
     "local_slopes", "padded_network", "product_gadget", "relu_piece_count", "relu_swapped_network",
     "round_off_floor", "square_gadget", "step_reach", "without_coarse_factor_network",
 ]

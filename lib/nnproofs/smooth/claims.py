@@ -6,8 +6,8 @@ from ..ledger import claim
 from ..rates import RateCheck
 from .bottleneck import check_relu_bottleneck, default_bottleneck_widths
 from .checks import DEFAULT_DELTAS, check_constant_depth_rate, check_gadget_rate, default_Ks
-from .controls import (FORWARD_CONTROL_BASE, OUT_OF_CLASS_EXPONENT, float32_network, padded_network,
-                       relu_swapped_network, without_coarse_factor_network)
+from .controls import (FORWARD_CONTROL_BASE, OUT_OF_CLASS_EXPONENT, float32_network, one_degree_short_network,
+                       padded_network, relu_swapped_network, without_coarse_factor_network)
 from .network import constant_depth_network
 from .targets import chapter_target, convex_target, holder_target
 
@@ -99,6 +99,12 @@ def _control_out_of_class() -> RateCheck:
        statement="control: a builder adding ~3K³ idle parameters must be rejected (N = O(K²) fails)")
 def _control_cubic_parameters() -> RateCheck:
     return _depth_claim(2, padded_network)
+
+
+@claim("smooth/control-one-degree-short", chapter=CHAPTER, label="thm-constant-depth", control=True,
+       statement="near miss: the construction of degree k − 1 presented as k = 2 must be rejected (rate K^(−4))")
+def _control_one_degree_short() -> RateCheck:
+    return _depth_claim(2, one_degree_short_network)
 
 
 @claim("smooth/relu-floor", chapter=CHAPTER, label="thm-relu-floor",

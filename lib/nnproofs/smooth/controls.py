@@ -2,7 +2,7 @@
 
 * :func:`relu_swapped_network` (broken: no curvature), :func:`without_coarse_factor_network` (a missing factor of
   the partition of unity), :func:`float32_network` (single precision), :func:`padded_network` (``N`` growing like
-  ``K^{2d+1}``) are rejected by :func:`nnproofs.smooth.check_constant_depth_rate`;
+  ``K^{2d+1}``), :func:`one_degree_short_network` (the near miss: local polynomials of degree ``k - 1``) are rejected by :func:`nnproofs.smooth.check_constant_depth_rate`;
 * the one-sided stencil at :data:`FORWARD_CONTROL_BASE` by :func:`nnproofs.smooth.check_gadget_rate`;
 * the target ``|x - 0.37|^OUT_OF_CLASS_EXPONENT`` (:func:`nnproofs.smooth.holder_target`), just outside the class
   at ``k = 2``, by the rate check; ``comparison="relu"`` by :func:`nnproofs.smooth.check_relu_bottleneck`;
@@ -47,6 +47,16 @@ def float32_network(f: Callable, *, k: int, K: int, activation: str = "gelu", d:
                     device=None) -> nn.Sequential:
     """Negative control: the float64 construction evaluated in float32 (parameters cast to float32)."""
     return constant_depth_network(f, k=k, K=K, activation=activation, d=d, device=device).float()
+
+
+def one_degree_short_network(f: Callable, *, k: int, K: int, activation: str = "gelu", d: int = 1,
+                             device=None) -> nn.Sequential:
+    """Near-miss control: the construction of degree ``k - 1`` presented as degree ``k`` (``k >= 1``): its error is
+    ``O(K^{-2k})``, one degree short of Theorem ``thm-constant-depth``'s ``K^{-2(k+1)}``."""
+    k = degree(k)
+    if k == 0:
+        raise ValueError("k must be >= 1 for a construction one degree short, got 0")
+    return constant_depth_network(f, k=k - 1, K=K, activation=activation, d=d, device=device)
 
 
 def padded_network(f: Callable, *, k: int, K: int, activation: str = "gelu", d: int = 1,

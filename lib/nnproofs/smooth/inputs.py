@@ -61,7 +61,11 @@ def target(f, d: int, device) -> Callable:
     if not callable(f):
         raise TypeError(f"f must be a callable mapping an (n, d) float64 tensor to shape (n,), got {type(f).__name__}")
     probe = torch.linspace(0.0, 1.0, 5 * d, dtype=torch.float64, device=device).reshape(5, d)
-    value = f(probe)
+    try:
+        value = f(probe)
+    except IndexError as error:
+        raise ValueError(f"f failed on an (n, {d}) tensor ({error}): it must take the d = {d} coordinates x[:, 0]"
+                         f"{', x[:, 1]' if d == 2 else ''} only; pass d to the check if f is a function of more") from None
     if not isinstance(value, torch.Tensor) or value.shape != (5,):
         shape = tuple(value.shape) if isinstance(value, torch.Tensor) else type(value).__name__
         hint = "; return a 1-D tensor, e.g. f(x)[:, 0] or torch.sin(x[:, 0])" if shape == (5, 1) else ""
