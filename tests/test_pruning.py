@@ -47,6 +47,7 @@ CASES = {
     "sawtooth s=4": lambda: (gadgets.sawtooth(4), (0.0, 1.0)),
     "template d=2 s=6": lambda: (basis_product_network(2, 6), (-1.0, 1.0)),
     "template d=3 s=5": lambda: (basis_product_network(3, 5), (-1.0, 1.0)),
+    "template d=4 s=3": lambda: (basis_product_network(4, 3), (-1.0, 1.0)),
 }
 
 
@@ -87,6 +88,19 @@ def test_known_idle_units_are_proved():
         assert high[2] == 0.0 and high[4] == 0.0  # ρ(g − 1) and ρ(−y): exactly 0, proved without a margin
         assert low[0] == 0.0 and low[3] >= 0.0  # ρ(g) and ρ(y) always active
     assert networks.architecture(prune_inactive(gadgets.yarotsky_square(5), (0.0, 1.0))).width == 3
+
+
+def test_clipped_products_feed_provably_idle_units():
+    """Network A's template in d = 4: the clips keep the second product's inputs in [0, 1], so its
+    ρ(g − 1) and ρ(−y) are proved idle as in the first products: of the units never positive on random
+    points, only the clips' own ρ(z − 1) (z can exceed 1 by the product's error) are left."""
+    template = basis_product_network(4, 4)
+    x = box_points([-1.0] * 4, [1.0] * 4, 20_000)
+    bounds = preactivation_bounds(template, (-1.0, 1.0))
+    with torch.no_grad():
+        never_positive = sum(int((z <= 0).all(0).sum()) for z in hidden_preactivations(template, x))
+    proved = sum(int((high <= 0).sum()) for _, high in bounds)
+    assert proved <= never_positive <= proved + 3
 
 
 def test_square_on_a_box_with_negative_inputs_keeps_its_carry():

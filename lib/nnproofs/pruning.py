@@ -6,9 +6,12 @@ encloses every hidden pre-activation :math:`z_{\\ell, j}(x)`, :math:`x \\in B`, 
 :math:`[l_{\\ell, j}, u_{\\ell, j}]` by linear bound propagation: each bound is the extremum over
 :math:`B` of a linear function of :math:`x`, obtained by substituting the affine maps backwards and
 replacing every earlier unstable unit by a line below or above it (:math:`\\alpha z \\le \\rho(z) \\le
-\\lambda (z - l)`, :math:`\\lambda = u/(u-l)`, :math:`\\alpha \\in \\{0, 1, \\lambda\\}`; the tightest of
-the three is kept). Plain interval arithmetic would lose the correlations that make, e.g., a hat
-:math:`\\rho(t+1) - 2\\rho(t) + \\rho(t-1)` lie in :math:`[0, 1]`; the lines keep them.
+\\lambda (z - l)`, :math:`\\lambda = u/(u-l)`, :math:`\\alpha \\in \\{0, 1, \\lambda\\}`; the tightest
+is kept). Plain interval arithmetic would lose the correlations that make, e.g., a hat
+:math:`\\rho(t+1) - 2\\rho(t) + \\rho(t-1)` lie in :math:`[0, 1]`; the lines keep them. Units that
+differ only in their bias and have two or more kinks inside their range, such as a clip
+:math:`\\rho(z) - \\rho(z-1)`, no line bounds well: the variants that bound such a group by the
+extrema of its piecewise-linear sum (at its kinks and ends) prove that a clip stays in :math:`[0, 1]`.
 
 The bounds are rigorous in float64: every product and sum is computed with its exact rounding
 error (Dekker's product and Knuth's sum), and a bound is moved outwards by the accumulated error,
@@ -35,6 +38,9 @@ from .networks import affine_maps, relu_network
 SLOPE_BITS = 20  # upper-line slopes are rounded up to multiples of 2^-20, so products with them stay exact
 _SPLIT = 134217729.0  # 2^27 + 1: Veltkamp's split of a float64 into two 26-bit halves
 _TINY = 2.0**-900  # products below this are treated as inexact (Dekker's product assumes no underflow)
+# lower lines alpha z (alpha = 0, 1 or lambda) for every unstable unit, each without and with parallel groups
+# bounded together (see _parallel_groups); every bound is the tightest of these
+STRATEGIES = (("0", False), ("1", False), ("lambda", False), ("0", True), ("lambda", True))
 _ERROR_SLACK = 1.0 + 2.0**-40  # rounding of the error sum itself (at most 2^10 terms of relative error 2^-53)
 
 
@@ -82,6 +88,28 @@ def _upper_line(lower: float, upper: float) -> tuple[float, float]:
     return lam, mu
 
 
+def _parallel_groups(weight: np.ndarray, bias: np.ndarray, low: np.ndarray, high: np.ndarray):
+    """Units with the same weight row, :math:`z_j = z + \\delta_j` (``delta`` exact), at least two unstable.
+
+    Returns ``(members, values, errors)`` per group: :math:`\\rho(t + \\delta_j)` at the breakpoints
+    :math:`t` of :math:`\\sum_j c_j \\rho(t + \\delta_j)` in the first member's range ``[l, u]`` (its ends
+    and the kinks inside), and a bound on their rounding errors: the extrema of any such sum are among them.
+    """
+    groups = []
+    _, label = np.unique(weight, axis=0, return_inverse=True)
+    for group in np.unique(label):
+        members = np.flatnonzero(label.reshape(-1) == group)
+        if ((low[members] < 0) & (high[members] > 0)).sum() < 2:  # one kink inside: a line is as good
+            continue
+        delta, delta_error = _two_sum(bias[members], -bias[members[0]])
+        members, delta = members[delta_error == 0], delta[delta_error == 0]
+        kinks = -delta[(-delta > low[members[0]]) & (-delta < high[members[0]])]
+        t = np.concatenate([[low[members[0]], high[members[0]]], kinks])
+        shifted, shift_error = _two_sum(t[None, :], delta[:, None])
+        groups.append((members, np.maximum(shifted, 0.0), np.abs(shift_error)))
+    return groups
+
+
 def _check_box(box, inputs: int) -> tuple[np.ndarray, np.ndarray]:
     if not isinstance(box, (tuple, list)) or len(box) != 2:
         raise TypeError(f"box must be a pair (lower, upper) of numbers or length-{inputs} sequences, got {box!r}")
@@ -106,18 +134,31 @@ def preactivation_bounds(net: nn.Module, box) -> list[tuple[torch.Tensor, torch.
     box_low, box_high = _check_box(box, maps[0][0].shape[1])
     bounds: list[tuple[np.ndarray, np.ndarray]] = []
     lines: list[tuple[np.ndarray, np.ndarray]] = []  # (lambda, mu) of every unit: the upper line lambda z + mu
+    groups: list[list] = []  # parallel units of every layer (see _parallel_groups)
     for layer in range(len(maps) - 1):
         w, b = maps[layer]
         rows = w.shape[0]
-        # six copies of the rows: (upper, lower) x (alpha = 0, 1, lambda); the lower bound of z is -max(-z)
-        sign = np.repeat(np.array([1.0, -1.0, 1.0, -1.0, 1.0, -1.0]), rows)[:, None]
-        lam_rows, c = np.tile(w, (6, 1)) * sign, np.tile(b, 6) * sign[:, 0]
-        error = np.zeros(6 * rows)
+        # eight copies of the rows: (upper, lower) x four relaxations; the lower bound of z is -max(-z)
+        copies = 2 * len(STRATEGIES)
+        sign = np.tile(np.repeat([1.0, -1.0], rows), len(STRATEGIES))[:, None]
+        lam_rows, c = np.tile(w, (copies, 1)) * sign, np.tile(b, copies) * sign[:, 0]
+        error = np.zeros(copies * rows)
+        grouped = np.flatnonzero(np.repeat([together for _, together in STRATEGIES], 2 * rows))[:, None]
         for k in range(layer - 1, -1, -1):
             low, high = bounds[k]
             dead, active = high <= 0, (low >= 0) & (high > 0)
             lam, mu = lines[k]
-            alpha = np.repeat(np.stack([np.where(active, 1.0, 0.0), np.where(dead, 0.0, 1.0), lam]), 2 * rows, axis=0)
+            for members, values, value_error in groups[k]:
+                coefficients = lam_rows[grouped, members]
+                at_breakpoints, breakpoint_error = _matmul(coefficients, values)
+                breakpoint_error += np.abs(coefficients) @ value_error
+                at_breakpoints = np.where(breakpoint_error > 0, np.nextafter(at_breakpoints + breakpoint_error, np.inf),
+                                          at_breakpoints)  # rounded up where inexact
+                c[grouped[:, 0]], e = _two_sum(c[grouped[:, 0]], at_breakpoints.max(1))
+                error[grouped[:, 0]] += np.abs(e)
+                lam_rows[grouped, members] = 0.0
+            lower_lines = {"0": np.where(active, 1.0, 0.0), "1": np.where(dead, 0.0, 1.0), "lambda": lam}
+            alpha = np.repeat(np.stack([lower_lines[name] for name, _ in STRATEGIES]), 2 * rows, axis=0)
             slope = np.where(lam_rows >= 0, lam[None], alpha)
             scaled, scale_error = _two_product(lam_rows, slope)
             z_max = np.maximum(np.abs(low), np.abs(high))
@@ -139,12 +180,13 @@ def preactivation_bounds(net: nn.Module, box) -> list[tuple[torch.Tensor, torch.
             value, e = _two_sum(value, products[:, i])
             error += np.abs(e)
         error *= _ERROR_SLACK
-        value = np.where(error > 0, np.nextafter(value + error, np.inf), value).reshape(6, rows)
+        value = np.where(error > 0, np.nextafter(value + error, np.inf), value).reshape(copies, rows)
         upper, lower = value[0::2].min(0), -value[1::2].min(0)
         bounds.append((lower, upper))
         line = [(1.0, 0.0) if lo >= 0 < hi else (0.0, 0.0) if hi <= 0 else _upper_line(lo, hi)
                 for lo, hi in zip(lower, upper)]
         lines.append((np.array([v[0] for v in line]), np.array([v[1] for v in line])))
+        groups.append(_parallel_groups(w, b, lower, upper))
     return [(torch.from_numpy(lo), torch.from_numpy(hi)) for lo, hi in bounds]
 
 
