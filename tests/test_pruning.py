@@ -153,3 +153,29 @@ def test_bad_box_is_rejected_by_name(box, match):
 def test_bad_network_is_rejected_by_name():
     with pytest.raises(TypeError, match="net"):
         prune_inactive(torch.nn.Linear(1, 1), (0.0, 1.0))
+
+
+@pytest.mark.parametrize("d, level, s", [(2, 5, 6), (3, 4, 4)])
+def test_network_a_with_its_pruned_template_is_the_same_network(d, level, s):
+    from nnproofs.korobov import korobov_example, relu_sparse_grid_network, sparse_grid_interpolant, uniform_points
+
+    interpolant = sparse_grid_interpolant(korobov_example(d), d=d, level=level)
+    full, pruned = (relu_sparse_grid_network(interpolant, s=s, prune=p) for p in (False, True))
+    x = torch.cat([uniform_points(20_000, d, seed=2), torch.tensor([[0.0] * d, [1.0] * d, [0.5] * d],
+                                                                     dtype=torch.float64)])
+    with torch.no_grad():
+        gap = float((pruned(x) - full(x)).abs().max())
+    scale = interpolant.levels.shape[0] * float(interpolant.surpluses.abs().max())
+    assert gap <= REORDER_TOL * scale
+    assert (networks.architecture(pruned.active_template).nonzero_parameters
+            < networks.architecture(full.template).nonzero_parameters)
+
+
+def test_network_a_refuses_to_prune_a_leaking_product():
+    from nnproofs.korobov import clamped_product, korobov_example, relu_sparse_grid_network, sparse_grid_interpolant
+
+    interpolant = sparse_grid_interpolant(korobov_example(2), d=2, level=3)
+    with pytest.raises(ValueError, match="prune"):
+        relu_sparse_grid_network(interpolant, s=3, product=clamped_product, prune=True)
+    with pytest.raises(TypeError, match="prune"):
+        relu_sparse_grid_network(interpolant, s=3, prune="yes")
