@@ -179,3 +179,18 @@ def test_network_a_refuses_to_prune_a_leaking_product():
         relu_sparse_grid_network(interpolant, s=3, product=clamped_product, prune=True)
     with pytest.raises(TypeError, match="prune"):
         relu_sparse_grid_network(interpolant, s=3, prune="yes")
+
+
+def test_compiled_network_a_agrees_with_eager():
+    """The compiled path (TorchInductor) gives Network A's values to 1e-15; skipped only where no compiler works."""
+    from nnproofs.korobov import korobov_example, relu_sparse_grid_network, sparse_grid_interpolant, uniform_points
+
+    interpolant = sparse_grid_interpolant(korobov_example(2), d=2, level=4)
+    network = relu_sparse_grid_network(interpolant, s=2, prune=True)
+    x = uniform_points(3000, 2, seed=3)
+    with torch.no_grad():
+        eager = network(x)
+        if not network.compile():
+            pytest.skip("torch.compile has no working compiler on this machine")
+        compiled = network(x)
+    assert float((compiled - eager).abs().max()) <= 1e-15

@@ -13,6 +13,7 @@ from collections.abc import Callable
 import torch
 from torch import nn
 
+from ..compiled import CompileUnavailable, compiled_columns
 from ..gadgets import clip_unit, hat, identity_network, yarotsky_product
 from ..measure import network_gradient
 from ..networks import affine_maps, architecture, compose, forward_columns, linear_map, parallel
@@ -147,6 +148,20 @@ class ReLUSparseGridNetwork(nn.Module):
 
     def _eager_template(self, t: torch.Tensor) -> torch.Tensor:
         return forward_columns(self.active_template.to(t.device), t)
+
+    def compile(self) -> bool:
+        """Evaluate the active copy (``active_template``) through :func:`nnproofs.compiled.compiled_columns`.
+
+        Returns ``True`` when the compiled path is in use, ``False`` when no compiler works here (the
+        eager pass stays). The values agree with the eager pass to float64 rounding; compiling takes
+        seconds to minutes, once.
+        """
+        try:
+            self.evaluate_template = compiled_columns(self.active_template)
+        except CompileUnavailable:
+            self.evaluate_template = self._eager_template
+            return False
+        return True
 
     def gradient(self, x: torch.Tensor) -> torch.Tensor:
         """:math:`\\nabla\\Phi(x)`, ``(n, d)``, by automatic differentiation through the ReLU network.
