@@ -145,7 +145,7 @@ def forward_columns(net: nn.Module, x: torch.Tensor, *, block: int = COLUMN_BLOC
     for start in range(0, x.shape[0], positive_int("block", block)):
         h = x[start : start + block].T
         for w, b in maps[:-1]:
-            h = torch.relu(torch.addmm(b[:, None], w, h))
+            h = torch.addmm(b[:, None], w, h).relu_()
         w, b = maps[-1]
         outputs.append(torch.addmm(b[:, None], w, h).T)
     return torch.cat(outputs) if outputs else x.new_zeros(0, maps[-1][0].shape[0])
