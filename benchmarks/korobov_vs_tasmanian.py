@@ -229,7 +229,8 @@ def main(argv=None) -> int:
         print_case(row)
     write_results(args.out, dev, peer=peer, cases=rows, **{"torch threads": torch.get_num_threads(),
                                                             "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS"),
-                                                            "cpu": cpu_name(), "load average": load})
+                                                            "cpu": cpu_name(), "load average": load,
+                                                            "repeats (best kept)": args.repeats})
     if args.out:
         print(f"\nwritten {args.out}")
     return 0
