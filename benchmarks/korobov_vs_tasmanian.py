@@ -2,13 +2,17 @@
 
 For each case (d = 2, level n = 8; d = 4, level n = 6) the chapter's Korobov target
 (:func:`nnproofs.korobov.korobov_example`) is interpolated on the regular sparse grid with zero
-boundary, and three evaluators are timed on the same 10^5 uniform random points:
+boundary, and these evaluators are timed on the same 10^5 uniform random points:
 
 * **Network A** (:func:`nnproofs.korobov.relu_sparse_grid_network`): exact ReLU hats and Yarotsky's
   zero-preserving products of depth ``s``, evaluated level by level (the one active copy of the
   basis network per level, a batched forward pass per chunk of points). ``s`` is the smallest
   depth whose a-priori distance to the interpolant, #levels·max|v|·(d−1)·2^(−2s), is at most 1% of
-  the interpolant's own sample L∞ error, so the network is as accurate as the interpolant;
+  the interpolant's own sample L∞ error, so the network is as accurate as the interpolant. Three
+  paths: **eager** (every unit of the copy), **pruned** (``prune=True``: the copy pruned on
+  [−1, 1]^d by :func:`nnproofs.pruning.prune_inactive`, the same function with fewer units) and
+  **pruned, compiled** (:meth:`~nnproofs.korobov.ReLUSparseGridNetwork.compile`, TorchInductor;
+  left out, and said so, where no compiler works). The best of them is "the network";
 * **the interpolant** (:class:`nnproofs.sparsegrid.SparseGridInterpolant`), vectorised over levels;
 * **the peer**: Tasmanian's local polynomial grid, rule ``localp-zero``, order 1, depth n − 1, on
   the domain [0, 1]^d, the same interpolant (its point set is asserted equal to ours, and its
@@ -16,13 +20,14 @@ boundary, and three evaluators are timed on the same 10^5 uniform random points:
 
 Accuracy (RMS and sample maximum of the error against the target) and throughput (points per
 second, best of ``--repeats``) are printed side by side, with the ratio network / peer; JSON with
-provenance goes to ``--out``. The network's arithmetic is also set against the machine's limit,
-measured in the same run: its dense FLOPs per point (#levels times the template's
-sum over layers of 2 · out · in) give the fraction of the dense float64 matmul rate
-it reaches, and its nonzero FLOPs per point (2 per nonzero weight) give a **ceiling**: the points
-per second, and the ratio to the peer, of an evaluation that did only the network's nonzero
-multiply-adds at the full matmul rate. No evaluation of this network can beat that ceiling on
-this machine. Tasmanian is optional (``pip install Tasmanian``, version 8.2 tested;
+provenance (the CPU's name, the load average) goes to ``--out``. The network's arithmetic is also
+set against the machine's limit, measured in the same run: the dense FLOPs per point of each path
+(#levels times its template's sum over layers of 2 · out · in) give the fraction of the dense
+float64 matmul rate it reaches, and the nonzero FLOPs per point of the **pruned** network (2 per
+nonzero weight of the pruned template) give the **ceiling**: the points per second, and the ratio
+to the peer, of an evaluation that did only the pruned network's nonzero multiply-adds at the full
+matmul rate. The unpruned network's ceiling is printed beside it; a smaller network computing the
+same function is the only way past it. Tasmanian is optional (``pip install Tasmanian``, version 8.2 tested;
 it builds from source in about two minutes): without it the network is compared with the
 interpolant's own evaluation and the output says that the peer is missing. Tasmanian runs on the
 CPU with OpenMP; pin ``OMP_NUM_THREADS`` (and ``--threads`` for torch) to compare like with like.
@@ -43,7 +48,8 @@ from timing import best_time, dense_matmul_time, write_results
 
 from nnproofs import device as book_device
 from nnproofs.korobov import korobov_example, relu_sparse_grid_network, uniform_points
-from nnproofs.networks import affine_maps
+from nnproofs.ledger import cpu_name
+from nnproofs.networks import affine_maps, architecture
 from nnproofs.sparsegrid import sparse_grid_interpolant
 
 CASES = ((2, 8), (4, 6))  # (d, level n)
@@ -69,11 +75,14 @@ def product_depth(interpolant, linf_error: float) -> int:
     return max(1, math.ceil(math.log(scale / budget, 4)))
 
 
-def flops_per_point(network) -> tuple[float, float]:
-    """Dense and nonzero-only FLOPs of Network A per point: #levels copies of the template, 2 per multiply-add."""
+def flops_per_point(network, template) -> tuple[float, float]:
+    """Dense and nonzero-only FLOPs of Network A per point: #levels copies of ``template``, 2 per multiply-add."""
     levels = network.interpolant.levels.shape[0]
-    maps = affine_maps(network.template)
+    maps = affine_maps(template)
     return (levels * sum(2.0 * w.numel() for w, _ in maps), levels * sum(2.0 * int((w != 0).sum()) for w, _ in maps))
+
+
+PATHS = ("eager", "pruned", "pruned, compiled")
 
 
 def sorted_rows(points: np.ndarray) -> np.ndarray:
@@ -101,15 +110,35 @@ def run_case(d: int, level: int, n_points: int, repeats: int, device: torch.devi
         row["interpolant"] = errors(interpolant(x), exact)
         s = product_depth(interpolant, row["interpolant"]["Linf"])
         network = relu_sparse_grid_network(interpolant, s=s)
-        row["network"] = errors(network(x), exact)
-        row["network"].update({"s": s, "width": network.width, "depth": network.depth,
-                               "nonzero parameters": network.nonzero_parameters})
-        row["network"]["points/s"] = n_points / best_time(lambda: network(x), device, repeats)
-        dense, nonzero = flops_per_point(network)
-        matmul = dense_matmul_time(dense * n_points, device)
+        pruned = relu_sparse_grid_network(interpolant, s=s, prune=True)
+        compiled = relu_sparse_grid_network(interpolant, s=s, prune=True)
+        paths = {"eager": network, "pruned": pruned}
+        if compiled.compile():
+            paths["pruned, compiled"] = compiled
+        row["network"] = {"s": s, "width": network.width, "depth": network.depth,
+                          "nonzero parameters": network.nonzero_parameters}
+        for name in PATHS:
+            key = f"network ({name})"
+            if name not in paths:
+                row[key] = {"missing": "torch.compile has no working compiler here"}
+                continue
+            template = paths[name].active_template
+            row[key] = errors(paths[name](x), exact)
+            row[key].update({"template nonzero parameters": architecture(template).nonzero_parameters,
+                             "template depth": architecture(template).depth,
+                             "template width": architecture(template).width})
+            row[key]["points/s"] = n_points / best_time(lambda: paths[name](x), device, repeats)
+        best = max(paths, key=lambda name: row[f"network ({name})"]["points/s"])
+        row["network"].update({"best path": best, **{k: row[f"network ({best})"][k] for k in ("L2", "Linf", "points/s")}})
+        dense, nonzero = flops_per_point(network, network.template)
+        dense_pruned, nonzero_pruned = flops_per_point(pruned, pruned.active_template)
+        matmul = dense_matmul_time(dense * n_points, device) / (dense * n_points)  # seconds per FLOP
         row["machine"] = {"dense FLOPs / point": dense, "nonzero FLOPs / point": nonzero,
-                          "fraction of the dense matmul rate": matmul * row["network"]["points/s"] / n_points,
-                          "ceiling points/s": n_points / (matmul * nonzero / dense)}
+                          "pruned: dense FLOPs / point": dense_pruned, "pruned: nonzero FLOPs / point": nonzero_pruned,
+                          "fraction of the dense matmul rate": matmul * dense * row["network (eager)"]["points/s"],
+                          "pruned: fraction of the dense matmul rate": matmul * dense_pruned * row["network"]["points/s"],
+                          "ceiling points/s": 1 / (matmul * nonzero_pruned),
+                          "unpruned ceiling points/s": 1 / (matmul * nonzero)}
         row["interpolant"]["points/s"] = n_points / best_time(lambda: interpolant(x), device, repeats)
     if Tasmanian is not None:
         grid = tasmanian_interpolant(f, d, level)
@@ -127,8 +156,11 @@ def run_case(d: int, level: int, n_points: int, repeats: int, device: torch.devi
         peer.update({"same point set": same_points, "max |coefficient − surplus|": surplus_gap})
         row["tasmanian"] = peer
         row["network / tasmanian (speed)"] = row["network"]["points/s"] / peer["points/s"]
+        for name in paths:
+            row[f"network ({name}) / tasmanian (speed)"] = row[f"network ({name})"]["points/s"] / peer["points/s"]
         row["interpolant / tasmanian (speed)"] = row["interpolant"]["points/s"] / peer["points/s"]
         row["ceiling / tasmanian (speed)"] = row["machine"]["ceiling points/s"] / peer["points/s"]
+        row["unpruned ceiling / tasmanian (speed)"] = row["machine"]["unpruned ceiling points/s"] / peer["points/s"]
     row["network / interpolant (speed)"] = row["network"]["points/s"] / row["interpolant"]["points/s"]
     return row
 
@@ -138,28 +170,38 @@ def print_case(row: dict) -> None:
           f"{row['evaluation points']} evaluation points")
     net = row["network"]
     print(f"  Network A: s = {net['s']}, width {net['width']}, depth {net['depth']}, "
-          f"{net['nonzero parameters']} nonzero parameters")
-    print(f"  {'evaluator':<28}{'L2 error':>12}{'Linf error':>12}{'points/s':>12}")
-    names = [("network", "Network A (ReLU)"), ("interpolant", "interpolant (torch)"),
-             ("tasmanian", "Tasmanian evaluateBatch")]
+          f"{net['nonzero parameters']} nonzero parameters; template nonzero parameters "
+          + ", ".join(f"{name} {row[f'network ({name})']['template nonzero parameters']}"
+                      for name in PATHS[:2]))
+    print(f"  {'evaluator':<32}{'L2 error':>12}{'Linf error':>12}{'points/s':>12}")
+    names = [(f"network ({name})", f"Network A ({name})") for name in PATHS]
+    names += [("interpolant", "interpolant (torch)"), ("tasmanian", "Tasmanian evaluateBatch")]
     for key, label in names:
-        if key in row:
+        if key in row and "missing" in row[key]:
+            print(f"  {label:<32}  missing: {row[key]['missing']}")
+        elif key in row:
             r = row[key]
-            print(f"  {label:<28}{r['L2']:>12.4e}{r['Linf']:>12.4e}{r['points/s']:>12.3e}")
+            print(f"  {label:<32}{r['L2']:>12.4e}{r['Linf']:>12.4e}{r['points/s']:>12.3e}")
     if "tasmanian" in row:
         print(f"  same point set as Tasmanian: {row['tasmanian']['same point set']}; "
               f"max |coefficient − surplus| = {row['tasmanian']['max |coefficient − surplus|']:.1e}")
-        print(f"  speed ratio network / Tasmanian = {row['network / tasmanian (speed)']:.3g}   "
-              f"(interpolant / Tasmanian = {row['interpolant / tasmanian (speed)']:.3g})")
+        print(f"  speed ratio network / Tasmanian = {row['network / tasmanian (speed)']:.3g} "
+              f"(best path: {net['best path']}; "
+              + ", ".join(f"{name} {row[f'network ({name}) / tasmanian (speed)']:.3g}" for name in PATHS
+                          if f"network ({name}) / tasmanian (speed)" in row)
+              + f"; interpolant / Tasmanian = {row['interpolant / tasmanian (speed)']:.3g})")
     print(f"  speed ratio network / interpolant = {row['network / interpolant (speed)']:.3g}")
     machine = row["machine"]
     print(f"  machine: {machine['dense FLOPs / point']:.3g} dense FLOPs per point "
-          f"({machine['nonzero FLOPs / point']:.3g} nonzero); Network A runs at "
-          f"{machine['fraction of the dense matmul rate']:.3g} of the dense float64 matmul rate")
-    ceiling = f"{machine['ceiling points/s']:.3e} points/s"
-    if "ceiling / tasmanian (speed)" in row:
-        ceiling += f" = {row['ceiling / tasmanian (speed)']:.3g} x Tasmanian"
-    print(f"  ceiling (nonzero multiply-adds only, at the matmul rate): {ceiling}")
+          f"({machine['nonzero FLOPs / point']:.3g} nonzero), pruned {machine['pruned: dense FLOPs / point']:.3g} "
+          f"({machine['pruned: nonzero FLOPs / point']:.3g} nonzero); of the dense float64 matmul rate, the eager "
+          f"network reaches {machine['fraction of the dense matmul rate']:.3g}, the best pruned path "
+          f"{machine['pruned: fraction of the dense matmul rate']:.3g}")
+    for key, label in (("ceiling", "pruned network"), ("unpruned ceiling", "unpruned network")):
+        ceiling = f"{machine[f'{key} points/s']:.3e} points/s"
+        if f"{key} / tasmanian (speed)" in row:
+            ceiling += f" = {row[f'{key} / tasmanian (speed)']:.3g} x Tasmanian"
+        print(f"  ceiling of the {label} (nonzero multiply-adds only, at the matmul rate): {ceiling}")
 
 
 def main(argv=None) -> int:
@@ -180,11 +222,15 @@ def main(argv=None) -> int:
               "comparing Network A with the interpolant's own vectorised evaluation instead")
     else:
         print(f"peer: {peer}, rule localp-zero, order 1, depth n - 1")
+    load = list(os.getloadavg())
     rows = [run_case(d, level, args.points, args.repeats, dev) for d, level in CASES]
+    load = {"start (1, 5, 15 min)": load, "end (1, 5, 15 min)": list(os.getloadavg())}
     for row in rows:
         print_case(row)
     write_results(args.out, dev, peer=peer, cases=rows, **{"torch threads": torch.get_num_threads(),
-                                                            "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS")})
+                                                            "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS"),
+                                                            "cpu": cpu_name(), "load average": load,
+                                                            "repeats (best kept)": args.repeats})
     if args.out:
         print(f"\nwritten {args.out}")
     return 0

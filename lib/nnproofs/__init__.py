@@ -6,6 +6,8 @@ Modules (one concept each):
 * :mod:`nnproofs.rates`    -- log-log fits and :class:`~nnproofs.rates.RateCheck`;
 * :mod:`nnproofs.plotting` -- the book's log-log figure;
 * :mod:`nnproofs.networks` -- ReLU networks with weights set by formula; compose, parallel, architecture;
+* :mod:`nnproofs.pruning`  -- rigorous bounds over an input box; removal of the units they prove idle;
+* :mod:`nnproofs.compiled` -- the feature-major forward pass compiled by ``torch.compile``;
 * :mod:`nnproofs.gadgets`  -- hats, Yarotsky's tooth, sawtooth, square and product;
 * :mod:`nnproofs.pieces`   -- exact linear pieces of 1-D ReLU networks;
 * :mod:`nnproofs.measure`  -- non-dyadic grids and sup-norm errors;

@@ -9,7 +9,8 @@ stored as ``Sequential(Linear, ReLU, ..., Linear)``. Width, depth and parameter 
 the module (:func:`architecture`), never claimed separately. :func:`compose` fuses the adjacent
 affine maps of two networks (:math:`A \\circ A'` is affine), so a composition of depths
 :math:`L_1` and :math:`L_2` has depth :math:`L_1 + L_2`; :func:`parallel` stacks networks of equal
-depth block-diagonally.
+depth block-diagonally. ``prune_inactive(net, box)`` (:mod:`nnproofs.pruning`) removes the units
+that are provably idle on an input box.
 """
 
 from __future__ import annotations
@@ -144,7 +145,16 @@ def forward_columns(net: nn.Module, x: torch.Tensor, *, block: int = COLUMN_BLOC
     for start in range(0, x.shape[0], positive_int("block", block)):
         h = x[start : start + block].T
         for w, b in maps[:-1]:
-            h = torch.relu(torch.addmm(b[:, None], w, h))
+            h = torch.addmm(b[:, None], w, h).relu_()
         w, b = maps[-1]
         outputs.append(torch.addmm(b[:, None], w, h).T)
     return torch.cat(outputs) if outputs else x.new_zeros(0, maps[-1][0].shape[0])
+
+
+def __getattr__(name: str):
+    """``prune_inactive`` and ``preactivation_bounds`` live in :mod:`nnproofs.pruning`, which builds on this module."""
+    if name in ("prune_inactive", "preactivation_bounds"):
+        from . import pruning
+
+        return getattr(pruning, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

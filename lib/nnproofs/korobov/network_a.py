@@ -13,9 +13,11 @@ from collections.abc import Callable
 import torch
 from torch import nn
 
+from ..compiled import CompileUnavailable, compiled_columns
 from ..gadgets import clip_unit, hat, identity_network, yarotsky_product
 from ..measure import network_gradient
 from ..networks import affine_maps, architecture, compose, forward_columns, linear_map, parallel
+from ..pruning import prune_inactive
 from ..validate import positive_int
 from .sizes import ROUNDING, require_product_depth
 from .sparsegrid import SparseGridInterpolant
@@ -84,14 +86,26 @@ class ReLUSparseGridNetwork(nn.Module):
     rows). Distance to the interpolant:
     :math:`|\\Phi - I_n f| \\le \\#\\text{levels}\\cdot\\max|v|\\,(d-1)\\,2^{-2s}`, since at most one
     copy per level is active; ``error_bound`` adds float64 round-off, ``ROUNDING`` per term.
+
+    Pruning (``prune=True``, zero-preserving products only). The active copy receives local
+    coordinates :math:`t \\in [-1, 1]^d` only, so :meth:`forward` may evaluate instead
+    ``active_template``, :math:`T` pruned on that box (:func:`nnproofs.pruning.prune_inactive`): the
+    same function there, with fewer units. ``template`` and :meth:`dense` keep every unit (a copy of
+    the full network also sees :math:`t` outside the box).
     """
 
-    def __init__(self, interpolant: SparseGridInterpolant, s: int, product: Callable[[int], nn.Module]):
+    def __init__(self, interpolant: SparseGridInterpolant, s: int, product: Callable[[int], nn.Module],
+                 prune: bool = False):
         super().__init__()
         self.interpolant = interpolant
         self.s = s
         self.template = basis_product_network(interpolant.d, s, product).to(interpolant.points.device)
         self.zero_preserving = _probe_zero_preserving(product(s))
+        if prune and not self.zero_preserving:
+            raise ValueError("prune=True needs a zero-preserving product (only the active copy is pruned); "
+                             f"{getattr(product, '__name__', product)!r} is not")
+        self.active_template = prune_inactive(self.template, (-1.0, 1.0)) if prune else self.template
+        self.evaluate_template = self._eager_template
         maps = affine_maps(self.template)
         shape = architecture(self.template)
         self.depth = shape.depth
@@ -122,16 +136,32 @@ class ReLUSparseGridNetwork(nn.Module):
         if not self.zero_preserving:
             return self.dense(x)
         interpolant = self.interpolant
-        template = self.template.to(x.device)
         surpluses = interpolant.surpluses.to(x.device)
         levels = interpolant.levels.shape[0]
         out = torch.empty(x.shape[0], dtype=x.dtype, device=x.device)
         size = max(1, CHUNK_NEURONS // (levels * self.width // interpolant.num_points))
         for start in range(0, x.shape[0], size):
             index, t = interpolant.active_basis(x[start : start + size])
-            values = forward_columns(template, t.reshape(-1, interpolant.d)).reshape(index.shape)
+            values = self.evaluate_template(t.reshape(-1, interpolant.d)).reshape(index.shape)
             out[start : start + size] = (surpluses[index] * values).sum(-1)
         return out
+
+    def _eager_template(self, t: torch.Tensor) -> torch.Tensor:
+        return forward_columns(self.active_template.to(t.device), t)
+
+    def compile(self) -> bool:
+        """Evaluate the active copy (``active_template``) through :func:`nnproofs.compiled.compiled_columns`.
+
+        Returns ``True`` when the compiled path is in use, ``False`` when no compiler works here (the
+        eager pass stays). The values agree with the eager pass to float64 rounding; compiling takes
+        seconds to minutes, once.
+        """
+        try:
+            self.evaluate_template = compiled_columns(self.active_template)
+        except CompileUnavailable:
+            self.evaluate_template = self._eager_template
+            return False
+        return True
 
     def gradient(self, x: torch.Tensor) -> torch.Tensor:
         """:math:`\\nabla\\Phi(x)`, ``(n, d)``, by automatic differentiation through the ReLU network.
@@ -179,18 +209,22 @@ class ReLUSparseGridNetwork(nn.Module):
 
 
 def relu_sparse_grid_network(interpolant: SparseGridInterpolant, *, s: int,
-                             product: Callable[[int], nn.Module] = yarotsky_product) -> ReLUSparseGridNetwork:
+                             product: Callable[[int], nn.Module] = yarotsky_product,
+                             prune: bool = False) -> ReLUSparseGridNetwork:
     """Network A for ``interpolant`` with products of depth ``s`` (:class:`ReLUSparseGridNetwork`).
 
     :math:`|\\Phi - I_n f| \\le \\#\\text{levels}\\cdot\\max|v|\\,(d-1)\\,2^{-2s}`; for :math:`d = 1` the
     network is :math:`I_n f` itself (hats are exact). Degree-1 (hat) interpolants only: the
     quadratic basis is not piecewise linear. ``product`` replaces :math:`\\tilde\\times_s` (negative
-    control: :func:`clamped_product`).
+    control: :func:`clamped_product`). ``prune=True`` evaluates the active copy through the template
+    pruned on :math:`[-1, 1]^d` (see :class:`ReLUSparseGridNetwork`).
     """
     if not isinstance(interpolant, SparseGridInterpolant):
         raise TypeError(f"interpolant must be a SparseGridInterpolant, got {type(interpolant).__name__}")
     if interpolant.degree != 1:
         raise ValueError(f"interpolant.degree={interpolant.degree}: Network A realises the hat basis; allowed: 1")
     require_product_depth("s", s)
-    return ReLUSparseGridNetwork(interpolant, s, product)
+    if not isinstance(prune, bool):
+        raise TypeError(f"prune must be True or False, got {prune!r}")
+    return ReLUSparseGridNetwork(interpolant, s, product, prune)
 
