@@ -352,7 +352,7 @@ def test_chapter_records_every_registered_claim():
     from nnproofs import ledger
 
     source = (Path(__file__).resolve().parents[1] / f"{rep.CHAPTER}.md").read_text(encoding="utf-8")
-    recorded = set(re.findall(r'ledger\.record\("([^"]+)"', source))
+    recorded = set(re.findall(r'ledger\.record\(\s*"([^"]+)"', source))
     registered = {c.key for c in ledger.claims() if c.chapter == rep.CHAPTER}
     assert recorded == registered
 

@@ -9,7 +9,6 @@ INCONCLUSIVE or FAILED); :func:`evaluation_points`, :func:`round_off_floor`, :fu
 from __future__ import annotations
 
 import math
-
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
