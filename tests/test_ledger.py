@@ -117,7 +117,7 @@ def test_markdown_table_groups_claims_and_controls_by_chapter(prelude_outcomes):
     assert [row[0] for row in claims_table] == ["holds"]
     assert [row[0] for row in controls_table] == ["rejected", "rejected"]
     assert all(len(row) == 5 for row in claims_table + controls_table)
-    assert all(row[1].endswith("({prf:ref}`theorem <thm-yarotsky-square>`; *slope of sup error against 2^m*)")
+    assert all(row[1].endswith("({prf:ref}`thm-yarotsky-square`; *slope of sup error against 2^m*)")
                for row in claims_table + controls_table)
     assert claims_table[0][4] == "2 of 2 hold"
     assert float(claims_table[0][2]) == pytest.approx(-2.0, abs=0.02)
@@ -129,7 +129,7 @@ def test_markdown_table_marks_broken_claims_and_escapes_pipes(temporary_claim):
     ledger._CLAIMS[key] = ledger.Claim(key, "book/99_test", "thm-toy", "|f| <= 1", ledger._CLAIMS[key].run)
     control = temporary_claim(passed=True, control=True)
     ((row,), (control_row,)) = tables(ledger.markdown_table(ledger.run_claims([key, control])))
-    assert row[1] == "\\|f\\| <= 1 ({prf:ref}`theorem <thm-toy>`; *log-log slope*)"
+    assert row[1] == "\\|f\\| <= 1 ({prf:ref}`thm-toy`; *log-log slope*)"
     assert row[4] == "0 of 1 hold"
     assert row[0] == "**BROKEN**"
     assert control_row[0] == "**NOT REJECTED**"

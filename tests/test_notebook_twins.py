@@ -45,3 +45,15 @@ def test_code_shown_on_a_page_fits_its_width(chapter):
             if cell.cell_type == "code" and not {"remove-cell", "remove-input"} & set(cell.metadata.get("tags", []))
             for line in cell.source.splitlines() if len(line) > PAGE_WIDTH]
     assert not long, f"{len(long)} code lines wider than {PAGE_WIDTH} characters: {long[:5]}"
+
+
+@pytest.mark.parametrize("chapter", chapters(), ids=lambda p: p.stem)
+def test_text_output_shown_on_a_page_fits_its_width(chapter):
+    """Every line a shown cell prints fits the page; full reports go behind a hide-output toggle."""
+    hidden = {"hide-output", "remove-output", "remove-cell"}
+    long = [f"{line[:60]}... ({len(line)} characters)"
+            for cell in nbformat.read(twin(chapter), as_version=4).cells
+            if cell.cell_type == "code" and not hidden & set(cell.metadata.get("tags", []))
+            for output in cell.get("outputs", []) if output.get("output_type") == "stream"
+            for line in output.get("text", "").splitlines() if len(line) > PAGE_WIDTH]
+    assert not long, f"{len(long)} printed lines wider than {PAGE_WIDTH} characters: {long[:5]}"

@@ -241,8 +241,9 @@ def chapter_outcomes(chapter: str) -> list[Outcome]:
 def markdown_table(outcomes: Sequence[Outcome], *, headings: bool = True) -> str:
     """The ledger in MyST: per chapter, a table of its claims, then a table of its negative controls.
 
-    Each row reads verdict first, then the claim with a ``{prf:ref}`` link to its theorem and the
-    quantity measured (the statement itself is not the link text: a ``<`` in it would end the title),
+    Each row reads verdict first, then the claim with a ``{prf:ref}`` link to its theorem, whose
+    number is the link text ("Theorem 2.1"; the statement is not: a ``<`` in it would end a title), the
+    quantity measured,
     the measured value beside the required one, and the further requirements that held. Rendered with
     ``nb_render_markdown_format: myst``, so a link to a label that does not exist fails the book build
     (``-n -W``) instead of leaving a dead link. ``headings=False`` leaves out each chapter's title (a
@@ -261,7 +262,7 @@ def markdown_table(outcomes: Sequence[Outcome], *, headings: bool = True) -> str
             further = f"{held} of {len(k.requirements)} hold" if k.requirements else "none"
             lines.append("| " + " | ".join([
                 verdicts[0] if o.as_asserted else verdicts[1],
-                f"{cell(o.claim.statement)} ({{prf:ref}}`theorem <{o.claim.label}>`; *{cell(k.quantity)}*)",
+                f"{cell(o.claim.statement)} ({{prf:ref}}`{o.claim.label}`; *{cell(k.quantity)}*)",
                 format_measured(k.measured),
                 cell(k.requirement()),
                 further,

@@ -17,7 +17,9 @@ from .super_checks import check_partitioned_network, check_super_approximation, 
 from .targets import basis_sum_target, korobov_example
 
 
+# The chapter has two pages: the sparse grid and Network A, then bit extraction and Networks B and C.
 CHAPTER = "book/02_korobov"
+NETWORKS_PAGE = "book/02_korobov_networks"
 
 
 def default_levels(d: int) -> list[int]:
@@ -81,85 +83,85 @@ def _control_product() -> RateCheck:
                                           product=clamped_product)
 
 
-@claim("korobov/bit-extraction", chapter=CHAPTER, label="lem-bit-extraction",
+@claim("korobov/bit-extraction", chapter=NETWORKS_PAGE, label="lem-bit-extraction",
        statement="every digit of B-bit words recovered exactly, B up to 53 (float64)")
 def _claim_bits() -> RateCheck:
     return check_bit_extraction([8, 16, 32, 48, 53])
 
 
-@claim("korobov/control-float32-words", chapter=CHAPTER, label="lem-bit-extraction", control=True,
+@claim("korobov/control-float32-words", chapter=NETWORKS_PAGE, label="lem-bit-extraction", control=True,
        statement="control: words stored in float32 lose every digit beyond the 24th")
 def _control_float32() -> RateCheck:
     return check_bit_extraction([8, 16, 20, 24, 25, 26, 32, 48, 53], storage=torch.float32, words=2000)
 
 
-@claim("korobov/super-m2", chapter=CHAPTER, label="thm-korobov-super",
+@claim("korobov/super-m2", chapter=NETWORKS_PAGE, label="thm-korobov-super",
        statement="Network B, d = 1, m = 2: L1 error (bands included) ∝ (WL)^(−4)")
 def _claim_super_m2() -> RateCheck:
     return check_super_approximation(korobov_example(1), m=2, WL=default_wl(2))
 
 
-@claim("korobov/super-m3", chapter=CHAPTER, label="thm-korobov-super",
+@claim("korobov/super-m3", chapter=NETWORKS_PAGE, label="thm-korobov-super",
        statement="Network B, d = 1, m = 3 (quadratic basis): L1 error (bands included) ∝ (WL)^(−6)")
 def _claim_super_m3() -> RateCheck:
     return check_super_approximation(korobov_example(1), m=3, WL=default_wl(3))
 
 
-@claim("korobov/super-d2", chapter=CHAPTER, label="thm-korobov-super",
+@claim("korobov/super-d2", chapter=NETWORKS_PAGE, label="thm-korobov-super",
        statement="Network B, d = 2, m = 2 (sparse grid, surpluses as bits): L1 error / n ∝ (WL)^(−4)")
 def _claim_super_d2() -> RateCheck:
     return check_super_approximation(korobov_example(2), m=2, WL=default_wl(2, d=2), d=2)
 
 
-@claim("korobov/control-fixed-bits-d2", chapter=CHAPTER, label="thm-korobov-super", control=True,
+@claim("korobov/control-fixed-bits-d2", chapter=NETWORKS_PAGE, label="thm-korobov-super", control=True,
        statement="control: d = 2 surpluses stored with a fixed 10 bits must be rejected")
 def _control_fixed_bits_d2() -> RateCheck:
     return check_super_approximation(korobov_example(2), m=2, WL=default_wl(2, d=2), d=2, coefficient_bits=10)
 
 
-@claim("korobov/control-scaled-coefficients", chapter=CHAPTER, label="thm-korobov-super", control=True,
+@claim("korobov/control-scaled-coefficients", chapter=NETWORKS_PAGE, label="thm-korobov-super", control=True,
        statement="near miss: Network B with its stored coefficients times 1.2 (d = 1, WL = 4, 16) must be rejected")
 def _control_scaled_coefficients() -> RateCheck:
     return check_super_approximation(korobov_example(1), m=2, WL=default_wl(2)[:2], coefficient_scale=1.2)
 
 
-@claim("korobov/control-scaled-surpluses-d2", chapter=CHAPTER, label="thm-korobov-super", control=True,
+@claim("korobov/control-scaled-surpluses-d2", chapter=NETWORKS_PAGE, label="thm-korobov-super", control=True,
        statement="near miss: d = 2 surpluses stored times 0.8 (WL = 4, 8) must be rejected")
 def _control_scaled_surpluses_d2() -> RateCheck:
     return check_super_approximation(korobov_example(2), m=2, WL=default_wl(2, d=2)[:2], d=2, coefficient_scale=0.8)
 
 
-@claim("korobov/control-fixed-bits", chapter=CHAPTER, label="thm-korobov-super", control=True,
+@claim("korobov/control-fixed-bits", chapter=NETWORKS_PAGE, label="thm-korobov-super", control=True,
        statement="control: coefficients stored with a fixed 12 bits (not growing with log K) must be rejected")
 def _control_fixed_bits() -> RateCheck:
     return check_super_approximation(korobov_example(1), m=2, WL=default_wl(2), coefficient_bits=12)
 
 
-@claim("korobov/super-derivative-m2", chapter=CHAPTER, label="thm-korobov-sobolev",
+@claim("korobov/super-derivative-m2", chapter=NETWORKS_PAGE, label="thm-korobov-sobolev",
        statement="Network B off its bands, d = 1, m = 2: derivative error ∝ (WL)^(−2)")
 def _claim_derivative_m2() -> RateCheck:
     return check_super_approximation_derivative(korobov_example(1), m=2, WL=default_wl(2))
 
 
-@claim("korobov/super-derivative-m3", chapter=CHAPTER, label="thm-korobov-sobolev",
+@claim("korobov/super-derivative-m3", chapter=NETWORKS_PAGE, label="thm-korobov-sobolev",
        statement="Network B off its bands, d = 1, m = 3, products of depth 2n + 4: derivative error ∝ (WL)^(−4)")
 def _claim_derivative_m3() -> RateCheck:
     return check_super_approximation_derivative(korobov_example(1), m=3, WL=default_wl(3))
 
 
-@claim("korobov/network-C", chapter=CHAPTER, label="thm-korobov-sobolev",
+@claim("korobov/network-C", chapter=NETWORKS_PAGE, label="thm-korobov-sobolev",
        statement="Network C (partition of unity), d = 1, m = 2: derivative error everywhere ∝ (WL)^(−2), bands hidden")
 def _claim_network_c() -> RateCheck:
     return check_partitioned_network(korobov_example(1), WL=default_wl_partition())
 
 
-@claim("korobov/control-unshifted-partition", chapter=CHAPTER, label="thm-korobov-sobolev", control=True,
+@claim("korobov/control-unshifted-partition", chapter=NETWORKS_PAGE, label="thm-korobov-sobolev", control=True,
        statement="control: Network C with both local networks unshifted (bands where g = 1) must be rejected")
 def _control_unshifted() -> RateCheck:
     return check_partitioned_network(korobov_example(1), WL=default_wl_partition(), shift=False)
 
 
-@claim("korobov/control-shallow-products", chapter=CHAPTER, label="thm-korobov-sobolev", control=True,
+@claim("korobov/control-shallow-products", chapter=NETWORKS_PAGE, label="thm-korobov-sobolev", control=True,
        statement="control: m = 3 with products only as deep as the values need must be rejected in W^1")
 def _control_shallow_products() -> RateCheck:
     return check_super_approximation_derivative(korobov_example(1), m=3, WL=default_wl(3), products="Lp")
