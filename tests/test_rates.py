@@ -272,3 +272,14 @@ def test_report_prints_an_exact_zero_in_exponent_form():
     assert "largest barrier = 0.0e+00, required at most 1e-12" in report
     assert "barriers: [0.0e+00, 0.001]" in report
     assert "barrier: 0.0e+00" in report
+
+
+@pytest.mark.parametrize(("sense", "words", "compact"), [
+    ("==", "-2 ± 0.1", "-2 ± 0.1"),
+    ("<=", "at most -1.9 (expected -2, one-sided)", "≤ -1.9 (expected -2)"),
+    (">=", "at least -2.1 (expected -2, one-sided)", "≥ -2.1 (expected -2)"),
+])
+def test_requirement_in_words_and_compact(sense, words, compact):
+    check = rate_check("c", X, [x**-2.0 for x in X], expected=-2.0, tolerance=0.1, sense=sense)
+    assert check.requirement() == words
+    assert check.requirement(compact=True) == compact

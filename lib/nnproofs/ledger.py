@@ -264,7 +264,7 @@ def markdown_table(outcomes: Sequence[Outcome], *, headings: bool = True) -> str
                 verdicts[0] if o.as_asserted else verdicts[1],
                 f"{cell(o.claim.statement)} ({{prf:ref}}`{o.claim.label}`; *{cell(k.quantity)}*)",
                 format_measured(k.measured),
-                cell(k.requirement()),
+                cell(k.requirement(compact=True)),
                 further,
             ]) + " |")
         return lines

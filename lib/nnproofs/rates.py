@@ -103,8 +103,14 @@ class RateCheck:
         """Whether ``measured`` agrees with ``expected`` in the check's sense."""
         return _agrees(self.measured, self.expected, self.tolerance, self.sense)
 
-    def requirement(self) -> str:
-        """What the rate must satisfy, in words: ``-2 ± 0.02``, ``at most -0.9 (expected -1, one-sided)``."""
+    def requirement(self, *, compact: bool = False) -> str:
+        """What the rate must satisfy, in words: ``-2 ± 0.02``, ``at most -0.9 (expected -1, one-sided)``.
+
+        ``compact=True`` writes the one-sided forms as a table cell would: ``≤ -0.9 (expected -1)``.
+        """
+        if compact and self.sense != "==":
+            bound = self.expected + self.tolerance if self.sense == "<=" else self.expected - self.tolerance
+            return f"{'≤' if self.sense == '<=' else '≥'} {bound:.4g} (expected {self.expected:.4g})"
         return {
             "==": f"{self.expected:.4g} ± {self.tolerance:.3g}",
             "<=": f"at most {self.expected + self.tolerance:.4g} (expected {self.expected:.4g}, one-sided)",
