@@ -926,7 +926,7 @@ def test_derivative_checks_refuse_a_bad_seed():
 
 # ----------------------------------------------------------------------------------------- claims
 
-@pytest.mark.parametrize("page", ["02_korobov", "02_korobov_networks"])
+@pytest.mark.parametrize("page", ["02_korobov_grids", "02_korobov_networks"])
 def test_each_page_records_exactly_its_registered_claims(page):
     """Every ledger.record key in a page's source is a registered claim of that page, and vice versa."""
     source = (Path(__file__).parents[1] / "book" / f"{page}.md").read_text()

@@ -8,7 +8,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_readme_chapter_table_uses_the_chapter_titles():
     titles = {}
-    # a chapter's first page carries its title (02_korobov before its second page, 02_korobov_networks)
+    # a chapter's first page carries its title (02_korobov before its sections 02_korobov_grids, ...)
     for page in sorted((ROOT / "book").glob("[0-9][0-9]_*.md")):
         titles.setdefault(int(page.name[:2]), next(line[2:].strip() for line in
                                                    page.read_text(encoding="utf-8").splitlines()

@@ -17,8 +17,9 @@ from .super_checks import check_partitioned_network, check_super_approximation, 
 from .targets import basis_sum_target, korobov_example
 
 
-# The chapter has two pages: the sparse grid and Network A, then bit extraction and Networks B and C.
-CHAPTER = "book/02_korobov"
+# The chapter (book/02_korobov) executes its claims on two pages: the sparse grid and Network A, then
+# bit extraction and Networks B and C.
+CHAPTER = "book/02_korobov_grids"
 NETWORKS_PAGE = "book/02_korobov_networks"
 
 
