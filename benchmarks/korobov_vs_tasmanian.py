@@ -8,11 +8,15 @@ boundary, and these evaluators are timed on the same 10^5 uniform random points:
   zero-preserving products of depth ``s``, evaluated level by level (the one active copy of the
   basis network per level, a batched forward pass per chunk of points). ``s`` is the smallest
   depth whose a-priori distance to the interpolant, #levels·max|v|·(d−1)·2^(−2s), is at most 1% of
-  the interpolant's own sample L∞ error, so the network is as accurate as the interpolant. Three
+  the interpolant's own sample L∞ error, so the network is as accurate as the interpolant. Four
   paths: **eager** (every unit of the copy), **pruned** (``prune=True``: the copy pruned on
-  [−1, 1]^d by :func:`nnproofs.pruning.prune_inactive`, the same function with fewer units) and
+  [−1, 1]^d by :func:`nnproofs.pruning.prune_inactive`, the same function with fewer units),
   **pruned, compiled** (:meth:`~nnproofs.korobov.ReLUSparseGridNetwork.compile`, TorchInductor;
-  left out, and said so, where no compiler works). The best of them is "the network";
+  left out, and said so, where no compiler works) and **pruned, fused**
+  (:meth:`~nnproofs.korobov.ReLUSparseGridNetwork.fuse`, :mod:`nnproofs.fused`: the pruned copy
+  unrolled and compiled with the sum over levels into one loop by numba, one thread; left out, and
+  said so, without numba). Each path's largest distance to the eager values is recorded. The best
+  path is "the network";
 * **the interpolant** (:class:`nnproofs.sparsegrid.SparseGridInterpolant`), vectorised over levels;
 * **the peer**: Tasmanian's local polynomial grid, rule ``localp-zero``, order 1, depth n − 1, on
   the domain [0, 1]^d, the same interpolant (its point set is asserted equal to ours, and its
@@ -21,13 +25,17 @@ boundary, and these evaluators are timed on the same 10^5 uniform random points:
 Accuracy (RMS and sample maximum of the error against the target) and throughput (points per
 second, best of ``--repeats``) are printed side by side, with the ratio network / peer; JSON with
 provenance (the CPU's name, the load average) goes to ``--out``. The network's arithmetic is also
-set against the machine's limit, measured in the same run: the dense FLOPs per point of each path
-(#levels times its template's sum over layers of 2 · out · in) give the fraction of the dense
-float64 matmul rate it reaches, and the nonzero FLOPs per point of the **pruned** network (2 per
-nonzero weight of the pruned template) give the **ceiling**: the points per second, and the ratio
-to the peer, of an evaluation that did only the pruned network's nonzero multiply-adds at the full
-matmul rate. The unpruned network's ceiling is printed beside it; a smaller network computing the
-same function is the only way past it. Tasmanian is optional (``pip install Tasmanian``, version 8.2 tested;
+set against the machine's dense float64 matmul rate, measured in the same run: the dense FLOPs per
+point of each path (#levels times its template's sum over layers of 2 · out · in) give the fraction
+of that rate it reaches, and the nonzero FLOPs per point of the **pruned** network (2 per nonzero
+weight of the pruned template) give the **ceiling**: the points per second, and the ratio to the
+peer, of an evaluation that did only the pruned network's nonzero multiply-adds at the matmul rate.
+The unpruned network's ceiling is printed beside it. The ceiling bounds the paths that run each
+layer as a matrix product (eager, pruned, compiled: they also multiply the zeros, and write every
+layer to memory). It does not bound the fused path, which does only the nonzero multiply-adds, on
+operands held in vector registers from the first layer to the last; for it the ceiling is a
+reference, and the run records the fraction of it that the best path reaches (above 1 when the
+fused loop runs faster than the matmul). Tasmanian is optional (``pip install Tasmanian``, version 8.2 tested;
 it builds from source in about two minutes): without it the network is compared with the
 interpolant's own evaluation and the output says that the peer is missing. Tasmanian runs on the
 CPU with OpenMP; pin ``OMP_NUM_THREADS`` (and ``--threads`` for torch) to compare like with like.
@@ -47,6 +55,7 @@ import torch
 from timing import best_time, dense_matmul_time, write_results
 
 from nnproofs import device as book_device
+from nnproofs.fused import FusedUnavailable
 from nnproofs.korobov import korobov_example, relu_sparse_grid_network, uniform_points
 from nnproofs.ledger import cpu_name
 from nnproofs.networks import affine_maps, architecture
@@ -82,7 +91,8 @@ def flops_per_point(network, template) -> tuple[float, float]:
     return (levels * sum(2.0 * w.numel() for w, _ in maps), levels * sum(2.0 * int((w != 0).sum()) for w, _ in maps))
 
 
-PATHS = ("eager", "pruned", "pruned, compiled")
+PATHS = ("eager", "pruned", "pruned, compiled", "pruned, fused")
+MISSING = {"pruned, compiled": "torch.compile has no working compiler here", "pruned, fused": "numba is not installed"}
 
 
 def sorted_rows(points: np.ndarray) -> np.ndarray:
@@ -112,18 +122,27 @@ def run_case(d: int, level: int, n_points: int, repeats: int, device: torch.devi
         network = relu_sparse_grid_network(interpolant, s=s)
         pruned = relu_sparse_grid_network(interpolant, s=s, prune=True)
         compiled = relu_sparse_grid_network(interpolant, s=s, prune=True)
+        fused = relu_sparse_grid_network(interpolant, s=s, prune=True)
         paths = {"eager": network, "pruned": pruned}
         if compiled.compile():
             paths["pruned, compiled"] = compiled
+        try:
+            fused.fuse()
+            paths["pruned, fused"] = fused
+        except FusedUnavailable:
+            pass
+        eager = network(x)
         row["network"] = {"s": s, "width": network.width, "depth": network.depth,
                           "nonzero parameters": network.nonzero_parameters}
         for name in PATHS:
             key = f"network ({name})"
             if name not in paths:
-                row[key] = {"missing": "torch.compile has no working compiler here"}
+                row[key] = {"missing": MISSING[name]}
                 continue
             template = paths[name].active_template
-            row[key] = errors(paths[name](x), exact)
+            values = paths[name](x)
+            row[key] = errors(values, exact)
+            row[key]["max |values − eager values|"] = float((values - eager).abs().max())
             row[key].update({"template nonzero parameters": architecture(template).nonzero_parameters,
                              "template depth": architecture(template).depth,
                              "template width": architecture(template).width})
@@ -138,6 +157,7 @@ def run_case(d: int, level: int, n_points: int, repeats: int, device: torch.devi
                           "fraction of the dense matmul rate": matmul * dense * row["network (eager)"]["points/s"],
                           "pruned: fraction of the dense matmul rate": matmul * dense_pruned * row["network"]["points/s"],
                           "ceiling points/s": 1 / (matmul * nonzero_pruned),
+                          "best path: fraction of the ceiling": matmul * nonzero_pruned * row["network"]["points/s"],
                           "unpruned ceiling points/s": 1 / (matmul * nonzero)}
         row["interpolant"]["points/s"] = n_points / best_time(lambda: interpolant(x), device, repeats)
     if Tasmanian is not None:
@@ -190,6 +210,8 @@ def print_case(row: dict) -> None:
               + ", ".join(f"{name} {row[f'network ({name}) / tasmanian (speed)']:.3g}" for name in PATHS
                           if f"network ({name}) / tasmanian (speed)" in row)
               + f"; interpolant / Tasmanian = {row['interpolant / tasmanian (speed)']:.3g})")
+    print("  max |values − eager values|: " + ", ".join(f"{name} {row[f'network ({name})']['max |values − eager values|']:.1e}"
+                                                        for name in PATHS if "missing" not in row[f"network ({name})"]))
     print(f"  speed ratio network / interpolant = {row['network / interpolant (speed)']:.3g}")
     machine = row["machine"]
     print(f"  machine: {machine['dense FLOPs / point']:.3g} dense FLOPs per point "
@@ -202,6 +224,7 @@ def print_case(row: dict) -> None:
         if f"{key} / tasmanian (speed)" in row:
             ceiling += f" = {row[f'{key} / tasmanian (speed)']:.3g} x Tasmanian"
         print(f"  ceiling of the {label} (nonzero multiply-adds only, at the matmul rate): {ceiling}")
+    print(f"  the best path reaches {machine['best path: fraction of the ceiling']:.3g} of the pruned network's ceiling")
 
 
 def main(argv=None) -> int:

@@ -12,7 +12,8 @@ theorem of Li and Zhang for the Korobov space :math:`X^m_p([0,1]^d)` (mixed deri
   hats, products by Yarotsky's zero-preserving product :math:`\\tilde\\times_s`), within
   :math:`\\#\\text{levels}\\cdot\\max|v|\\,(d-1)\\,2^{-2s}` of :math:`I_n f`
   (:func:`check_relu_sparse_grid_network`); ``prune=True`` evaluates its active copy pruned on
-  :math:`[-1, 1]^d` (:mod:`nnproofs.pruning`), and ``compile()`` through ``torch.compile``;
+  :math:`[-1, 1]^d` (:mod:`nnproofs.pruning`), ``compile()`` through ``torch.compile`` and
+  ``fuse()`` through numba (:mod:`nnproofs.fused`);
 * bit extraction (``lem-bit-extraction``), :func:`bit_extract`: the :math:`B` binary digits of
   :math:`y = \\sum_{j=1}^B \\theta_j 2^{-j}` by a ReLU network of depth :math:`2B`, exact in
   float64 for :math:`B \\le 53` (:func:`check_bit_extraction`);

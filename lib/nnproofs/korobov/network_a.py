@@ -14,6 +14,7 @@ import torch
 from torch import nn
 
 from ..compiled import CompileUnavailable, compiled_columns
+from ..fused import fused_network_a
 from ..gadgets import clip_unit, hat, identity_network, yarotsky_product
 from ..measure import network_gradient
 from ..networks import affine_maps, architecture, compose, forward_columns, linear_map, parallel
@@ -92,6 +93,9 @@ class ReLUSparseGridNetwork(nn.Module):
     ``active_template``, :math:`T` pruned on that box (:func:`nnproofs.pruning.prune_inactive`): the
     same function there, with fewer units. ``template`` and :meth:`dense` keep every unit (a copy of
     the full network also sees :math:`t` outside the box).
+
+    Faster paths for the active copy: :meth:`compile` (``torch.compile``) and :meth:`fuse` (numba:
+    the whole sum over levels in one compiled loop, :mod:`nnproofs.fused`).
     """
 
     def __init__(self, interpolant: SparseGridInterpolant, s: int, product: Callable[[int], nn.Module],
@@ -106,6 +110,7 @@ class ReLUSparseGridNetwork(nn.Module):
                              f"{getattr(product, '__name__', product)!r} is not")
         self.active_template = prune_inactive(self.template, (-1.0, 1.0)) if prune else self.template
         self.evaluate_template = self._eager_template
+        self.fused = None
         maps = affine_maps(self.template)
         shape = architecture(self.template)
         self.depth = shape.depth
@@ -131,7 +136,9 @@ class ReLUSparseGridNetwork(nn.Module):
         return x
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        """:math:`\\Phi(x)` for ``x`` ``(n, d)`` in :math:`[0,1]^d` (active copies only when zero-preserving)."""
+        """:math:`\\Phi(x)` for ``x`` ``(n, d)`` in :math:`[0,1]^d` (active copies only when zero-preserving; fused after :meth:`fuse`)."""
+        if self.fused is not None and not (torch.is_grad_enabled() and getattr(x, "requires_grad", False)):
+            return self.fused(x)
         x = self._points(x)
         if not self.zero_preserving:
             return self.dense(x)
@@ -162,6 +169,20 @@ class ReLUSparseGridNetwork(nn.Module):
             self.evaluate_template = self._eager_template
             return False
         return True
+
+    def fuse(self) -> None:
+        """Evaluate :meth:`forward` through :func:`nnproofs.fused.fused_network_a` (numba; CPU, float64, one thread).
+
+        The same function: the surplus-weighted sum over levels of ``active_template`` on the active
+        copy's local coordinates (``eq-network-a-bound``), compiled into one loop; the values agree
+        with the eager pass to float64 rounding. Inputs that require a gradient keep the eager pass
+        (autograd). Raises :class:`nnproofs.fused.FusedUnavailable` (a ``ModuleNotFoundError``)
+        without numba, and ValueError for a product that is not zero-preserving (then every copy
+        counts, see :meth:`dense`). Compiling takes seconds, once.
+        """
+        if not self.zero_preserving:
+            raise ValueError("fuse() evaluates the active copy per level, which needs a zero-preserving product")
+        self.fused = fused_network_a(self.interpolant, self.active_template)
 
     def gradient(self, x: torch.Tensor) -> torch.Tensor:
         """:math:`\\nabla\\Phi(x)`, ``(n, d)``, by automatic differentiation through the ReLU network.
