@@ -57,3 +57,18 @@ def test_text_output_shown_on_a_page_fits_its_width(chapter):
             for output in cell.get("outputs", []) if output.get("output_type") == "stream"
             for line in output.get("text", "").splitlines() if len(line) > PAGE_WIDTH]
     assert not long, f"{len(long)} printed lines wider than {PAGE_WIDTH} characters: {long[:5]}"
+
+
+@pytest.mark.parametrize("chapter", chapters(), ids=lambda p: p.stem)
+def test_every_figure_shown_has_a_name_and_a_caption(chapter):
+    """A cell that shows a figure carries mystnb figure metadata (name, caption), so the text can
+    {numref} it; one figure per cell, since the metadata names one."""
+    unnamed = []
+    for cell in nbformat.read(twin(chapter), as_version=4).cells:
+        images = sum("image/png" in output.get("data", {}) for output in cell.get("outputs", []))
+        if cell.cell_type != "code" or not images or {"remove-output", "remove-cell"} & set(cell.metadata.get("tags", [])):
+            continue
+        figure = cell.metadata.get("mystnb", {}).get("figure", {})
+        if images > 1 or not (figure.get("name") and figure.get("caption")):
+            unnamed.append(cell.source[:60])
+    assert not unnamed, f"figures without a name and caption (or several in one cell): {unnamed}"
