@@ -1,4 +1,5 @@
-"""The book's Sphinx extensions (book/_ext): the prelude numbered as chapter 0, chapters led to their notebooks."""
+"""The book's Sphinx extensions (book/_ext): the prelude numbered as chapter 0, chapters led to their notebooks,
+the execution table in words."""
 
 import sys
 from pathlib import Path
@@ -11,6 +12,7 @@ sys.path.insert(0, str(ROOT / "book" / "_ext"))
 
 import chapter_notebooks  # noqa: E402
 import chapter_zero  # noqa: E402
+import plain_status  # noqa: E402
 
 
 def test_prelude_numbers_get_chapter_zero_and_others_stay():
@@ -53,3 +55,10 @@ def test_colab_and_repository_buttons_follow_the_one_setting(tmp_path, url, cola
     assert [b["url"] for b in context["header_buttons"]] == ([colab] if colab else [])
     chapter_notebooks.repository_button_when_published(application, application.config)
     assert application.config.html_theme_options.get("use_repository_button", False) is (colab is not None)
+
+
+def test_execution_marks_become_words_and_other_text_stays():
+    from docutils import nodes
+    row = nodes.row("", *(nodes.entry("", nodes.paragraph(text=t)) for t in ("book/01", "✅", "❌", "ok ✅")))
+    plain_status.marks_in_words(None, row, "book/status")
+    assert [entry.astext() for entry in row.children] == ["book/01", "ok", "failed", "ok ✅"]
