@@ -66,7 +66,8 @@ def test_every_figure_shown_has_a_name_and_a_caption(chapter):
     unnamed = []
     for cell in nbformat.read(twin(chapter), as_version=4).cells:
         images = sum("image/png" in output.get("data", {}) for output in cell.get("outputs", []))
-        if cell.cell_type != "code" or not images or {"remove-output", "remove-cell"} & set(cell.metadata.get("tags", [])):
+        removed = {"remove-output", "remove-cell"} & set(cell.metadata.get("tags", []))
+        if cell.cell_type != "code" or not images or removed:
             continue
         figure = cell.metadata.get("mystnb", {}).get("figure", {})
         if images > 1 or not (figure.get("name") and figure.get("caption")):
