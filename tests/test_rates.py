@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from nnproofs.rates import SUMMARY_WIDTH, LogLogFit, RateCheck, fit_loglog, rate_check
+from nnproofs.rates import SUMMARY_WIDTH, LogLogFit, RateCheck, fit_loglog, fold, rate_check
 
 X = [2.0**k for k in range(1, 9)]
 
@@ -283,3 +283,14 @@ def test_requirement_in_words_and_compact(sense, words, compact):
     check = rate_check("c", X, [x**-2.0 for x in X], expected=-2.0, tolerance=0.1, sense=sense)
     assert check.requirement() == words
     assert check.requirement(compact=True) == compact
+
+
+def test_fold_keeps_each_lines_indent_and_the_page_width():
+    text = "verdict " + "word " * 40 + "\n  [ok] " + "requirement " * 20 + "\nshort"
+    lines = fold(text).splitlines()
+    assert all(len(line) <= SUMMARY_WIDTH for line in lines)
+    assert lines[1].startswith("    ") and not lines[1].startswith("     ")  # hanging 4 under no indent
+    ok = lines.index(next(line for line in lines if line.startswith("  [ok]")))
+    assert lines[ok + 1].startswith(" " * 6) and lines[-1] == "short"
+    assert fold("a " * 60, hanging=2).splitlines()[1].startswith("  a")
+    assert " ".join(fold(text).split()) == " ".join(text.split())  # nothing lost

@@ -124,7 +124,7 @@ class RateCheck:
         further = f"; {held} of {len(self.requirements)} further requirements hold" if self.requirements else ""
         line = (f"{self.verdict}  {self.name}: {self.quantity} = {format_measured(self.measured)},"
                 f" required {self.requirement()}{further}")
-        return textwrap.fill(line, SUMMARY_WIDTH, subsequent_indent=" " * 4, break_on_hyphens=False)
+        return fold(line)
 
     def report(self) -> str:
         """A readable paragraph: what was measured, what was expected, what held."""
@@ -194,6 +194,20 @@ def _agrees(measured: float, expected: float, tolerance: float, sense: str) -> b
     if sense == "<=":
         return measured <= expected + tolerance
     return measured >= expected - tolerance
+
+
+def fold(text: str, *, hanging: int = 4) -> str:
+    """``text`` folded at ``SUMMARY_WIDTH`` characters (a book page's code width), line by line.
+
+    Each line keeps its own leading spaces, and its continuations are indented ``hanging`` spaces more,
+    so a report's ``[ok] ...`` lines or an indented list stay readable when folded.
+    """
+    folded = []
+    for line in text.splitlines() or [""]:
+        lead = line[: len(line) - len(line.lstrip(" "))]
+        folded.append(textwrap.fill(line, SUMMARY_WIDTH, subsequent_indent=lead + " " * hanging,
+                                    break_on_hyphens=False) or line)
+    return "\n".join(folded)
 
 
 def format_measured(value: float) -> str:
