@@ -17,7 +17,7 @@ ALT_CPU := ATEN_CPU_CAPABILITY=default MKL_CBWR=COMPATIBLE OPENBLAS_CORETYPE=San
 TEST_LEDGER = BOOK_LEDGER_DIR=$$(mktemp -d)
 # Workers of the second-machine run (CI runs it beside the book build, one core each).
 PORTABLE_WORKERS ?= 2
-NBVAL := --nbval --nbval-current-env --nbval-cell-timeout 300 --nbval-sanitize-with tests/nbval_sanitize.cfg
+NBVAL := --nbval --nbval-current-env --nbval-cell-timeout 300 --nbval-kernel-startup-timeout 300 --nbval-sanitize-with tests/nbval_sanitize.cfg
 # gpu-check needs only torch, numpy and pytest: it runs with $(GPU_PYTHON) on the source tree.
 GPU_PYTHON ?= python3
 GPU_SCALE  ?= full
