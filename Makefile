@@ -28,7 +28,7 @@ GPU_BENCH_ARGS ?=
 # Extra pytest arguments for make test / test-sweeps (e.g. PYTEST_ARGS="-k smooth").
 PYTEST_ARGS ?=
 
-.PHONY: install book test test-portable test-sweeps notebooks lab gpu-check benchmarks clean
+.PHONY: install book test test-portable test-sweeps browser-test pdf notebooks lab gpu-check benchmarks clean
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -48,7 +48,7 @@ book: $(STAMP)
 
 ## test: library tests, notebook sync test, and strict nbval over every committed notebook (seed sweeps apart)
 test: $(STAMP)
-	$(CI_ENV) $(TEST_LEDGER) $(BIN)/python -m pytest -n 2 --dist loadscope --durations=10 -m "not slow" $(NBVAL) $(PYTEST_ARGS) tests notebooks
+	$(CI_ENV) $(TEST_LEDGER) $(BIN)/python -m pytest -n 2 --dist loadscope --durations=10 -m "not slow and not browser" $(NBVAL) $(PYTEST_ARGS) tests notebooks
 
 ## test-sweeps: the seed sweeps of every trajectory-dependent assertion (about ten minutes on two cores)
 test-sweeps: $(STAMP)
@@ -58,6 +58,15 @@ test-sweeps: $(STAMP)
 test-portable: $(STAMP)
 	$(CI_ENV) $(ALT_CPU) $(TEST_LEDGER) $(BIN)/python -m pytest -n $(PORTABLE_WORKERS) --dist loadscope -p no:cacheprovider \
 	    $(NBVAL) notebooks
+
+## browser-test: every page of the built book (make book first) in Debian's chromium at 1400 and 420 px
+# (apt-get install chromium chromium-driver); BROWSER_SCREENSHOTS=<folder> also saves a screenshot of each.
+browser-test: $(STAMP)
+	BROWSER_TEST_REQUIRED=1 $(BIN)/python -m pytest -q -p no:cacheprovider -m browser $(PYTEST_ARGS) tests/test_browser.py
+
+## pdf: the whole book as one PDF (make book first; Debian's chromium and poppler-utils), in _build/pdf/
+pdf: $(STAMP)
+	$(BIN)/python tests/book_pdf.py
 
 ## notebooks: re-execute every chapter into notebooks/ (commit the result); two chapters at once
 notebooks: $(STAMP)

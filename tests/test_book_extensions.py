@@ -1,5 +1,5 @@
 """The book's Sphinx extensions (book/_ext): the prelude numbered as chapter 0, chapters led to their notebooks,
-the execution table in words, a cell's output waited for as long as the cell."""
+the execution table in words, a cell's output waited for as long as the cell, each script once per page."""
 
 import sys
 from pathlib import Path
@@ -14,6 +14,7 @@ import chapter_notebooks  # noqa: E402
 import chapter_zero  # noqa: E402
 import patient_execution  # noqa: E402
 import plain_status  # noqa: E402
+import scripts_once  # noqa: E402
 
 
 def test_prelude_numbers_get_chapter_zero_and_others_stay():
@@ -74,3 +75,13 @@ def test_every_notebook_client_waits_for_output_as_long_as_for_the_cell(monkeypa
     client = NotebookClient(nbformat.v4.new_notebook(), timeout=120)
     assert (client.iopub_timeout, client.raise_on_iopub_timeout) == (120, True)
     assert NotebookClient(nbformat.v4.new_notebook(), timeout=120, iopub_timeout=7).iopub_timeout == 7
+
+
+def test_each_script_once_whatever_its_priority():
+    from sphinx.builders.html._assets import _JavaScript
+
+    inline = [_JavaScript(None, priority=500, body="const A = 1;"), _JavaScript("", priority=501, body="const A = 1;")]
+    files = [_JavaScript("a.js", priority=500), _JavaScript("a.js", priority=500, **{"async": "async"})]
+    context = {"script_files": [*inline, *files, _JavaScript(None, body="const B = 2;")]}
+    scripts_once.once_each(None, "page", "page.html", context, None)
+    assert context["script_files"] == [inline[0], *files, _JavaScript(None, body="const B = 2;")]
