@@ -25,7 +25,8 @@ import urllib.parse
 from pathlib import Path
 
 import pytest
-from bs4 import BeautifulSoup
+
+BeautifulSoup = pytest.importorskip("bs4").BeautifulSoup  # the GPU check has no Jupyter stack
 
 import browser as chrome
 from browser import HTML
