@@ -25,6 +25,9 @@ GPU_OUT    ?= gpu-results
 # A smoke run of the same script (CI on the CPU): only these claims, and the barrier benchmark with --smoke.
 GPU_CLAIMS ?=
 GPU_BENCH_ARGS ?=
+# More than one visible GPU: the claims run on a Dask cluster of one worker per GPU (needs dask-cuda).
+GPU_COUNT = $(shell $(GPU_PYTHON) -c "import torch; print(torch.cuda.device_count())" 2>/dev/null || echo 0)
+GPU_CLUSTER = $(if $(filter-out 0 1,$(GPU_COUNT)),--cluster cuda)
 # Extra pytest arguments for make test / test-sweeps (e.g. PYTEST_ARGS="-k smooth").
 PYTEST_ARGS ?=
 
@@ -83,7 +86,7 @@ gpu-check:
 	PYTHONPATH=lib $(GPU_PYTHON) -m pytest -q -p no:cacheprovider -m gpu tests --ignore=tests/test_notebook_twins.py \
 	    --junitxml=$(GPU_OUT)/gpu-tests.xml
 	BOOK_SCALE=$(GPU_SCALE) PYTHONPATH=lib $(GPU_PYTHON) -m nnproofs.ledger --out $(GPU_OUT)/claims.json \
-	    $(if $(GPU_CLAIMS),--only $(GPU_CLAIMS))
+	    $(if $(GPU_CLAIMS),--only $(GPU_CLAIMS)) $(GPU_CLUSTER)
 	BOOK_SCALE=$(GPU_SCALE) PYTHONPATH=lib $(GPU_PYTHON) benchmarks/forward_throughput.py --out $(GPU_OUT)/forward_throughput.json
 	BOOK_SCALE=$(GPU_SCALE) PYTHONPATH=lib $(GPU_PYTHON) benchmarks/barrier_paths.py --out $(GPU_OUT)/barrier_paths.json $(GPU_BENCH_ARGS)
 
@@ -95,6 +98,7 @@ benchmarks: $(STAMP)
 	$(BIN)/python benchmarks/smooth_throughput.py --out benchmarks/results/smooth_throughput.json
 	$(BIN)/python benchmarks/representation_sampling.py --out benchmarks/results/representation_sampling.json
 	$(BIN)/python benchmarks/korobov_vs_tasmanian.py --out benchmarks/results/korobov_vs_tasmanian.json
+	$(CI_ENV) $(BIN)/python benchmarks/ledger_cluster.py --out benchmarks/results/ledger_cluster.json
 
 clean:
 	rm -rf _build $(GPU_OUT) benchmarks/results .pytest_cache

@@ -13,9 +13,14 @@ Two ways to obtain outcomes:
   or is not as asserted. So the ledger shows this build's values without re-running a single check;
 * :func:`run_claims` runs claims on demand: the GPU check, the tests and the command line.
 
-Command line (needs only torch, numpy and this package)::
+Command line (needs only torch, numpy and this package; ``--cluster`` needs ``dask`` and ``distributed``)::
 
-    python -m nnproofs.ledger --out results.json [--only KEY ...]
+    python -m nnproofs.ledger --out results.json [--only KEY ...] [--scale ci|full] [--cluster MODE]
+
+``--cluster`` runs one task per claim on a Dask cluster (:mod:`nnproofs.cluster`): ``local`` (one
+single-threaded worker process per core), ``cuda`` (one worker per visible GPU, with ``dask-cuda``) or the
+address of a running scheduler (``tcp://host:8786``). Without it the claims run one after another here.
+Either way each claim runs through :func:`run_claim`, so the outcomes are the same.
 """
 
 from __future__ import annotations
@@ -24,11 +29,11 @@ import argparse
 import datetime
 import importlib
 import json
+import os
 import platform
 import subprocess
 import sys
 import time
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -68,6 +73,7 @@ class Outcome:
     claim: Claim
     check: RateCheck
     seconds: float | None = None  # None: recorded by its chapter, not timed by the ledger
+    where: dict | None = None  # which process ran it: worker, device, torch (None: recorded by its chapter)
 
     @property
     def as_asserted(self) -> bool:
@@ -99,18 +105,42 @@ def claims() -> list[Claim]:
     return list(_CLAIMS.values())
 
 
-def run_claims(keys: Sequence[str] | None = None) -> list[Outcome]:
-    """Run the claims named by ``keys`` (default: all) and time each."""
+def selected(keys: Sequence[str] | None = None) -> list[Claim]:
+    """The registered claims named by ``keys`` (default: all), in that order; a ``ValueError`` names unknown keys."""
     known = {c.key: c for c in claims()}
-    if keys is not None:
-        unknown = [k for k in keys if k not in known]
-        if unknown:
-            raise ValueError(f"unknown claim keys {unknown}; known keys: {sorted(known)}")
+    if keys is None:
+        return list(known.values())
+    unknown = [k for k in keys if k not in known]
+    if unknown:
+        raise ValueError(f"unknown claim keys {unknown}; known keys: {sorted(known)}")
+    return [known[k] for k in keys]
+
+
+def run_claim(key: str, worker: str = "serial") -> tuple[RateCheck, float, dict]:
+    """Run the claim ``key`` in this process: its check, its seconds, and where it ran.
+
+    The book's numerical policy is applied afresh first (:func:`nnproofs.device.setup`: float64, TF32 off,
+    every generator seeded), so a claim's outcome does not depend on the claims run before it in the same
+    process: the serial runner and each task of a cluster (:mod:`nnproofs.cluster`) call this alike.
+    """
+    from .device import setup
+
+    claim_ = selected([key])[0]
+    device = setup()
+    start = time.perf_counter()
+    check = claim_.run()
+    seconds = time.perf_counter() - start
+    where = {"worker": worker, "host": platform.node(), "device": device_name(device), "torch": torch.__version__,
+             "threads": torch.get_num_threads()}
+    return check, seconds, where
+
+
+def run_claims(keys: Sequence[str] | None = None) -> list[Outcome]:
+    """Run the claims named by ``keys`` (default: all) one after another here, and time each."""
     outcomes = []
-    for c in known.values() if keys is None else [known[k] for k in keys]:
-        start = time.perf_counter()
-        check = c.run()
-        outcomes.append(Outcome(c, check, time.perf_counter() - start))
+    for c in selected(keys):
+        check, seconds, where = run_claim(c.key)
+        outcomes.append(Outcome(c, check, seconds, where))
     return outcomes
 
 
@@ -205,14 +235,19 @@ def source_commit() -> str:
         return "unknown"
 
 
+def device_name(device: torch.device) -> str:
+    """The GPU's name, or ``cpu (<model>)``."""
+    return torch.cuda.get_device_name(device) if device.type == "cuda" else f"cpu ({cpu_name()})"
+
+
 def provenance(device: torch.device) -> dict:
     """Where, when and from which sources results were produced."""
     from . import __version__
     from .device import scale
 
     return {
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "device": torch.cuda.get_device_name(device) if device.type == "cuda" else f"cpu ({cpu_name()})",
+        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "device": device_name(device),
         "torch": torch.__version__,
         "nnproofs": __version__,
         "commit": source_commit(),
@@ -304,23 +339,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m nnproofs.ledger", description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", help="write the results as JSON to this file")
     parser.add_argument("--only", nargs="+", metavar="KEY", help="run only these claims")
+    parser.add_argument("--scale", choices=("ci", "full"), help="BOOK_SCALE for this run (default: the environment's)")
+    parser.add_argument("--cluster", metavar="MODE",
+                        help="run on Dask: 'local' (a worker per core), 'cuda' (a worker per GPU) or a scheduler's"
+                             " address (tcp://host:8786); default: one process, one claim after another")
     args = parser.parse_args(argv)
+    if args.scale:
+        os.environ["BOOK_SCALE"] = args.scale
     known = {c.key for c in claims()}
     unknown = sorted(set(args.only or ()) - known)
     if unknown:
         parser.error(f"unknown claim keys {unknown}; known keys: {sorted(known)}")
     device = setup()
-    outcomes = run_claims(args.only)
+    if args.cluster:
+        from .cluster import run_claims as run_on_cluster
+
+        outcomes = run_on_cluster(args.only, args.cluster)
+    else:
+        outcomes = run_claims(args.only)
     for o in outcomes:
         status = "ok" if o.as_asserted else "BROKEN"
         print(f"{status:6} {o.claim.key:32} measured {o.check.measured:#.4g} (expected {o.check.expected:#.4g})"
-              f" in {o.seconds:.2f} s")
+              f" in {o.seconds:.2f} s on {o.where['worker']}")
     if args.out:
         result = {
             "provenance": provenance(device),
             "claims": [
                 {"key": o.claim.key, "chapter": o.claim.chapter, "label": o.claim.label, "control": o.claim.control,
-                 "as_asserted": o.as_asserted, "seconds": o.seconds, "check": o.check.to_dict()}
+                 "as_asserted": o.as_asserted, "seconds": o.seconds, "where": o.where, "check": o.check.to_dict()}
                 for o in outcomes
             ],
         }
