@@ -94,9 +94,28 @@ def write_twin(chapter: Path) -> None:
     nbformat.write(with_streams_merged(without_widget_state(execute(chapter))), twin(chapter))
 
 
+def with_prose_of(chapter: Path) -> nbformat.NotebookNode:
+    """The twin of ``chapter`` with its Markdown cells taken from the source, outputs kept, nothing executed.
+
+    Only for a change of prose: a ``ValueError`` when the source's code cells (or the order of cell types)
+    differ from the twin's, which needs an execution.
+    """
+    executed, source = nbformat.read(twin(chapter), as_version=4), convert(chapter)
+    code = [(c.cell_type, c.source) for c in executed.cells if c.cell_type == "code"]
+    if code != [(c.cell_type, c.source) for c in source.cells if c.cell_type == "code"] or \
+            [c.cell_type for c in executed.cells] != [c.cell_type for c in source.cells]:
+        raise ValueError(f"{chapter.name}: its code cells changed; execute it (without --prose)")
+    for mine, theirs in zip(executed.cells, source.cells, strict=True):
+        if mine.cell_type == "markdown":
+            mine.source = theirs.source
+    return executed
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Execute every chapter into notebooks/ (its executed twin).")
     parser.add_argument("-j", "--jobs", type=int, default=1, help="chapters executed at once (one kernel each)")
+    parser.add_argument("--prose", action="store_true",
+                        help="only copy the Markdown cells from the sources (a change of prose; no execution)")
     parser.add_argument("only", nargs="*", help="chapter stems to execute (default: every chapter)")
     args = parser.parse_args(argv)
     if args.jobs < 1:
@@ -105,6 +124,10 @@ def main(argv: list[str] | None = None) -> int:
     unknown = sorted(set(args.only) - {c.stem for c in chapters()})
     if unknown:
         parser.error(f"no chapter {unknown}; chapters: {[c.stem for c in chapters()]}")
+    if args.prose:
+        for chapter in selected:
+            nbformat.write(with_prose_of(chapter), twin(chapter))
+        return 0
     os.environ["BOOK_SCALE"], os.environ["BOOK_DEVICE"] = "ci", "cpu"
     NOTEBOOKS.mkdir(exist_ok=True)
     with multiprocessing.Pool(args.jobs) as pool:

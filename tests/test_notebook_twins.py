@@ -73,3 +73,18 @@ def test_every_figure_shown_has_a_name_and_a_caption(chapter):
         if images > 1 or not (figure.get("name") and figure.get("caption")):
             unnamed.append(cell.source[:60])
     assert not unnamed, f"figures without a name and caption (or several in one cell): {unnamed}"
+
+
+def test_a_change_of_prose_updates_the_twin_without_execution(monkeypatch):
+    import notebook_twins
+
+    chapter = chapters()[0]
+    assert nbformat.writes(notebook_twins.with_prose_of(chapter)) + "\n" == twin(chapter).read_text(encoding="utf-8")
+    source = convert(chapter)
+    first_markdown = next(c for c in source.cells if c.cell_type == "markdown")
+    first_markdown.source += "\n\nA new sentence."
+    monkeypatch.setattr(notebook_twins, "convert", lambda c: source)
+    assert "A new sentence." in notebook_twins.with_prose_of(chapter).cells[source.cells.index(first_markdown)].source
+    next(c for c in source.cells if c.cell_type == "code").source += "\nx = 1"
+    with pytest.raises(ValueError, match="code cells changed"):
+        notebook_twins.with_prose_of(chapter)
