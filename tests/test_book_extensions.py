@@ -85,3 +85,27 @@ def test_each_script_once_whatever_its_priority():
     context = {"script_files": [*inline, *files, _JavaScript(None, body="const B = 2;")]}
     scripts_once.once_each(None, "page", "page.html", context, None)
     assert context["script_files"] == [inline[0], *files, _JavaScript(None, body="const B = 2;")]
+
+
+def test_every_chapter_page_opens_with_a_run_box_and_back_matter_does_not():
+    from docutils import nodes
+    from docutils.utils import new_document
+    from docutils.frontend import get_default_settings
+    from docutils.parsers.rst import Parser
+
+    def page(docname):
+        document = new_document("page", get_default_settings(Parser))
+        section = nodes.section()
+        section += nodes.title("", "A title")
+        section += nodes.paragraph("", "The first paragraph.")
+        document += section
+        chapter_notebooks.insert_run_box(SimpleNamespace(env=SimpleNamespace(docname=docname)), document)
+        return section
+
+    chapter = page("book/02_korobov_grids")
+    box = chapter.children[1]
+    assert isinstance(box, nodes.admonition) and "dropdown" in box["classes"]
+    text = box.astext()
+    assert "Run this page" in text and "make lab" in text and "notebooks/02_korobov_grids.ipynb" in text
+    assert "%pip install -e" in text and isinstance(chapter.children[2], nodes.paragraph)
+    assert len(page("book/ledger").children) == 2
