@@ -92,3 +92,30 @@ def test_new_axes_side_by_side():
 def test_rejects_non_ratecheck(bad):
     with pytest.raises(TypeError, match=r"check must be a RateCheck"):
         loglog_check(bad)
+
+
+def test_every_text_of_the_log_log_figure_is_legible_at_the_page_width(check):
+    from nnproofs.plotting import MIN_TEXT_PT, text_sizes_on_page
+
+    fig, ax = new_axes()
+    loglog_check(check, ax, xlabel="width $N$", ylabel="sup error")
+    sizes = text_sizes_on_page(fig)
+    assert len(sizes) > 10 and min(size for size, _ in sizes) >= MIN_TEXT_PT, sorted(sizes)[:3]
+
+
+def test_a_wide_figure_with_small_text_is_measured_as_illegible():
+    from nnproofs.plotting import MIN_TEXT_PT, text_sizes_on_page
+
+    fig, ax = plt.subplots(figsize=(14, 3), dpi=100)
+    ax.plot([1, 2], [1, 2], label="a series")
+    ax.legend(fontsize=9)
+    assert min(size for size, _ in text_sizes_on_page(fig)) < MIN_TEXT_PT
+    fig.set_size_inches(6, 3)
+    assert min(size for size, _ in text_sizes_on_page(fig)) == pytest.approx(
+        min(t.get_fontsize() for t in fig.findobj(matplotlib.text.Text) if t.get_text().strip() and t.get_visible())
+        * 100 / 96)
+
+
+def test_the_reference_line_is_drawn_above_the_points(check):
+    ax = loglog_check(check)
+    assert reference_line(ax).get_zorder() > ax.get_lines()[0].get_zorder()

@@ -5,9 +5,13 @@ The reference line has the theorem's slope :math:`\\alpha` and is drawn *above* 
 
 .. math:: y_{\\rm ref}(x) = \\mathrm{REFERENCE\\_OFFSET} \\cdot \\max_i \\big(y_i (x/x_i)^{\\alpha}\\big),
 
-so that it never hides the points it is compared with; it is labelled beside its right end. When the
-theorem's bound is known with its constant, ``bound`` draws it too. The legend, outside the axes, gives
-each series' fitted slope.
+so that it never hides the points it is compared with, and drawn on top of them; it is labelled beside its
+right end. When the theorem's bound is known with its constant, ``bound`` draws it too. The legend, outside
+the axes, gives each series' fitted slope.
+
+A page shows a figure at most :data:`PAGE_WIDTH_PX` wide (the text column at a 1400 px window): a wider
+figure is scaled down, and its text with it. :func:`text_sizes_on_page` measures what a reader gets; the
+book's aim is at least :data:`MIN_TEXT_PT` for every text.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from collections.abc import Callable
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.text import Text
 
 from .rates import RateCheck
 
@@ -30,6 +35,8 @@ STYLE = {
     "font.size": 11,
 }
 REFERENCE_OFFSET = 2.0  # the reference line runs this factor above the highest point
+PAGE_WIDTH_PX = 717  # the book's text column at a 1400 px window: a wider figure is shown scaled down to it
+MIN_TEXT_PT = 8.0  # the smallest text a reader should get, in CSS points (1 pt = 96/72 px)
 
 
 def new_axes(ncols: int = 1, **kwargs):
@@ -38,6 +45,30 @@ def new_axes(ncols: int = 1, **kwargs):
     width, height = STYLE["figure.figsize"]
     kwargs.setdefault("figsize", (width, height) if ncols == 1 else (min(4.8 * ncols, 12.8), height * 0.9))
     return plt.subplots(1, ncols, layout="constrained", **kwargs)
+
+
+def text_sizes_on_page(fig, page_width_px: float = PAGE_WIDTH_PX) -> list[tuple[float, str]]:
+    """``(size in CSS points, text)`` of every visible text of ``fig`` as a page shows it.
+
+    The figure is saved as the notebook does (``bbox_inches="tight"``, at ``fig.dpi``), so it is
+    ``w`` pixels wide; a page shows it at ``min(1, page_width_px / w)`` of that, and a text of ``f`` points
+    then measures ``f · dpi/96 · scale`` CSS points.
+    """
+    fig.canvas.draw()
+    width_px = fig.get_tightbbox(fig.canvas.get_renderer()).width * fig.dpi
+    scale = min(1.0, page_width_px / width_px)
+    return [(text.get_fontsize() * fig.dpi / 96 * scale, text.get_text()) for text in fig.findobj(Text)
+            if text.get_visible() and text.get_text().strip() and _drawn(text)]
+
+
+def _drawn(text: Text) -> bool:
+    """Whether ``text`` is drawn: itself and every artist above it visible (tick labels of hidden ticks are not)."""
+    artist = text
+    while artist is not None:
+        if not artist.get_visible():
+            return False
+        artist = getattr(artist, "axes", None) if artist is not getattr(artist, "axes", None) else None
+    return True
 
 
 def loglog_check(
@@ -72,7 +103,7 @@ def loglog_check(
     if reference:
         level = REFERENCE_OFFSET * np.max(y * (x / xs[-1]) ** -check.expected)
         ax.loglog(xs, level * (xs / xs[-1]) ** check.expected, linestyle=(0, (4, 3)), color=points.get_color(),
-                  linewidth=1.2, gid="reference")
+                  linewidth=1.2, gid="reference", zorder=points.get_zorder() + 1)
         ax.annotate(f"slope {check.expected:g}", (xs[-1], level), xytext=(4, 0), textcoords="offset points",
                     va="center", fontsize=9, color=points.get_color(), annotation_clip=False)
     if xlabel is not None:
