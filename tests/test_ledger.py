@@ -282,3 +282,14 @@ def test_chapter_outcomes_give_a_chapter_its_own_ledger_and_refuse_a_missing_cla
     assert "{doc}" not in table and table.startswith("| verdict |") and "| holds |" in table
     with pytest.raises(ValueError, match=r"chapter='book/no_such' registers no claim"):
         ledger.chapter_outcomes("book/no_such")
+
+
+def test_command_line_runs_one_page_s_claims(tmp_path, monkeypatch):
+    monkeypatch.setenv("BOOK_SCALE", "ci")
+    monkeypatch.setenv("BOOK_DEVICE", "cpu")
+    out = tmp_path / "prelude.json"
+    assert ledger.main(["--chapter", "00_prelude", "--out", str(out)]) == 0
+    keys = [entry["key"] for entry in json.loads(out.read_text(encoding="utf-8"))["claims"]]
+    assert keys == [c.key for c in ledger.claims() if c.chapter == "book/00_prelude"]
+    with pytest.raises(SystemExit):
+        ledger.main(["--chapter", "no_such_page"])

@@ -15,7 +15,8 @@ Two ways to obtain outcomes:
 
 Command line (needs only torch, numpy and this package; ``--cluster`` needs ``dask`` and ``distributed``)::
 
-    python -m nnproofs.ledger --out results.json [--only KEY ...] [--scale ci|full] [--cluster MODE]
+    python -m nnproofs.ledger --out results.json [--only KEY ...] [--chapter PAGE ...] [--scale ci|full]
+                              [--cluster MODE]
 
 ``--cluster`` runs one task per claim on a Dask cluster (:mod:`nnproofs.cluster`): ``local`` (one
 single-threaded worker process per core), ``cuda`` (one worker per visible GPU, with ``dask-cuda``) or the
@@ -339,6 +340,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m nnproofs.ledger", description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", help="write the results as JSON to this file")
     parser.add_argument("--only", nargs="+", metavar="KEY", help="run only these claims")
+    parser.add_argument("--chapter", nargs="+", metavar="PAGE",
+                        help="run only the claims of these pages (01_smooth_constant_depth, 02_korobov_grids, ...)")
     parser.add_argument("--scale", choices=("ci", "full"), help="BOOK_SCALE for this run (default: the environment's)")
     parser.add_argument("--cluster", metavar="MODE",
                         help="run on Dask: 'local' (a worker per core), 'cuda' (a worker per GPU) or a scheduler's"
@@ -350,6 +353,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     unknown = sorted(set(args.only or ()) - known)
     if unknown:
         parser.error(f"unknown claim keys {unknown}; known keys: {sorted(known)}")
+    if args.chapter:
+        pages = {c.chapter.rsplit("/", 1)[-1] for c in claims()}
+        if set(args.chapter) - pages:
+            parser.error(f"no claims on pages {sorted(set(args.chapter) - pages)}; pages with claims: {sorted(pages)}")
+        args.only = [c.key for c in claims() if c.chapter.rsplit("/", 1)[-1] in args.chapter
+                     and (args.only is None or c.key in args.only)]
     device = setup()
     if args.cluster:
         from .cluster import run_claims as run_on_cluster
