@@ -82,6 +82,14 @@ def test_a_task_that_fails_once_is_retried(client, tmp_path):
     assert outcome.as_asserted and (tmp_path / "prelude-square").exists()
 
 
+def test_each_run_computes_afresh_on_the_same_cluster(client, tmp_path):
+    """A claim run twice on one cluster runs twice: the second run does not get the first one's outcome."""
+    first = cluster.gather(client, KEYS[:1])
+    with pytest.raises(cluster.ClaimsWithoutOutcome):
+        cluster.gather(client, KEYS[:1], task=_always_fails)
+    assert first[0].as_asserted
+
+
 def test_a_claim_without_outcome_is_named(client):
     with pytest.raises(cluster.ClaimsWithoutOutcome) as caught:
         cluster.gather(client, KEYS[:2], task=_always_fails)

@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import uuid
 from collections.abc import Callable, Iterator, Sequence
 
 from . import ledger
@@ -104,7 +105,10 @@ def gather(c, keys: Sequence[str], task: Callable = _task) -> list[ledger.Outcom
     from distributed import wait
 
     claims = ledger.selected(keys)
-    futures = {cl.key: c.submit(task, cl.key, scale(), key=f"claim-{cl.key}", pure=False, retries=RETRIES)
+    # A task key names the claim and this submission: Dask returns the result it holds for a key it has seen,
+    # so a key reused across runs on one cluster would return an earlier run's outcome.
+    run = uuid.uuid4().hex[:8]
+    futures = {cl.key: c.submit(task, cl.key, scale(), key=f"claim-{cl.key}-{run}", pure=False, retries=RETRIES)
                for cl in claims}
     wait(list(futures.values()))
     outcomes, missing = [], {}
