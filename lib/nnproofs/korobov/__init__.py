@@ -48,9 +48,8 @@ from . import claims  # registers the chapter's claims with the ledger
 from .baselines import MAX_CLASSICAL_CELLS, classical_relu_interpolant, network_b_overtakes
 from .bit_table import PROBE_BAND, READ_BLOCK, BitTable, floor_stage, gated_product, indicators
 from .bits import bit_extract, complement_bits, pack_bits
-from .checks import (INTERPOLATION_RTOL, NORMS, RATIO_MARGIN, RATIO_WINDOW, SAMPLES, SURPLUS_GROWTH,
-                     check_bit_extraction, check_relu_sparse_grid_network, check_sparse_grid_levels,
-                     scaled_surplus_maxima)
+from .checks import (INTERPOLATION_RTOL, NORMS, RATIO_MARGIN, RATIO_WINDOW, SAMPLES, check_bit_extraction,
+                     check_relu_sparse_grid_network, check_sparse_grid_levels)
 from .claims import CHAPTER, default_levels, default_wl, default_wl_partition
 from .controls import clamped_product, interpolant_without_level
 from .network_a import (CHUNK_NEURONS, MAX_SEQUENTIAL_PARAMETERS, ReLUSparseGridNetwork, basis_product_network,
@@ -60,9 +59,38 @@ from .network_b_sparse import SparseSuperApproximationNetwork
 from .network_c import PartitionedNetwork, partitioned_network
 from .sizes import (BAND, MAX_BASE, MAX_BITS, MAX_PRODUCT_DEPTH, MAX_STORED_BITS, NONZERO_KEY, PARAMETER_DIGITS,
                     ROUNDING, SMOOTHNESS)
-from .smoothness import SECOND_DIFFERENCE_GROWTH, second_differences
-from .sparsegrid import SparseGridInterpolant, level_multi_indices, sparse_grid_interpolant, sparse_grid_size
+from .smoothness import (DIFFERENCE_GROWTH, SURPLUS_GROWTH, ClassReading, coordinate_differences, mixed_differences,
+                         read_class, scaled_surplus_maxima, surplus_growth)
+from .sparsegrid import DEGREES, SparseGridInterpolant, level_multi_indices, sparse_grid_interpolant, sparse_grid_size
 from .super_checks import (BAND_SHARE, GAUSS_NODES, MAX_CHECK_DIMENSION, NORMS_P, PRODUCTS, check_partitioned_network,
                            check_super_approximation, check_super_approximation_derivative)
 from .targets import basis_sum_target, korobov_example
 from ..measure import interpolation_error, target_gradient, uniform_points  # used through nnproofs.korobov too
+
+__all__ = [
+    # the sparse grid (thm-sparse-grid-interp) and its targets
+    "DEGREES", "SparseGridInterpolant", "sparse_grid_interpolant", "sparse_grid_size", "level_multi_indices",
+    "korobov_example", "basis_sum_target",
+    # the class readings
+    "DIFFERENCE_GROWTH", "SURPLUS_GROWTH", "ClassReading", "read_class", "coordinate_differences",
+    "mixed_differences", "scaled_surplus_maxima", "surplus_growth",
+    # Network A
+    "CHUNK_NEURONS", "MAX_SEQUENTIAL_PARAMETERS", "ReLUSparseGridNetwork", "basis_product_network",
+    "relu_sparse_grid_network",
+    # bit extraction (lem-bit-extraction) and the bit table
+    "bit_extract", "complement_bits", "pack_bits", "PROBE_BAND", "READ_BLOCK", "BitTable", "floor_stage",
+    "gated_product", "indicators",
+    # Networks B and C (thm-korobov-super, thm-korobov-sobolev)
+    "SuperApproximationNetwork", "SparseSuperApproximationNetwork", "super_approximation_network", "BandProfile",
+    "band_profile", "PartitionedNetwork", "partitioned_network", "MAX_CLASSICAL_CELLS", "classical_relu_interpolant",
+    "network_b_overtakes",
+    # the limits every construction enforces
+    "BAND", "MAX_BASE", "MAX_BITS", "MAX_PRODUCT_DEPTH", "MAX_STORED_BITS", "NONZERO_KEY", "PARAMETER_DIGITS",
+    "ROUNDING", "SMOOTHNESS",
+    # the checks, their tolerances, controls and the chapter's sizes
+    "check_sparse_grid_levels", "check_relu_sparse_grid_network", "check_bit_extraction", "check_super_approximation",
+    "check_super_approximation_derivative", "check_partitioned_network", "INTERPOLATION_RTOL", "NORMS",
+    "RATIO_MARGIN", "RATIO_WINDOW", "SAMPLES", "BAND_SHARE", "GAUSS_NODES", "MAX_CHECK_DIMENSION", "NORMS_P",
+    "PRODUCTS", "clamped_product", "interpolant_without_level", "CHAPTER", "default_levels", "default_wl",
+    "default_wl_partition",
+]
