@@ -39,8 +39,9 @@ Yang and Zhang) assembled as in the research notes, section 4.
 
 The package follows the chapter: :mod:`.sparsegrid`, :mod:`.targets`, :mod:`.bits`, :mod:`.bit_table`,
 :mod:`.network_a`, :mod:`.network_b` (:mod:`.network_b_sparse` for :math:`d \\ge 2`), :mod:`.network_c`,
-:mod:`.baselines`, the public checks (:mod:`.checks`, :mod:`.super_checks`; :mod:`.smoothness`, the target's
-second differences that they require bounded), :mod:`.controls` and
+:mod:`.baselines`, the public checks (:mod:`.checks`, :mod:`.super_checks`; :mod:`.smoothness`, the readings of
+the target's class that every check calls: differences of every order up to :math:`m`, mixed differences, surplus
+decay), :mod:`.controls` and
 :mod:`.claims`; :mod:`.sizes` holds the limits that every construction enforces.
 """
 
@@ -67,6 +68,8 @@ from .super_checks import (BAND_SHARE, GAUSS_NODES, MAX_CHECK_DIMENSION, NORMS_P
 from .targets import basis_sum_target, korobov_example
 from ..measure import interpolation_error, target_gradient, uniform_points  # used through nnproofs.korobov too
 
+# The bit table's building blocks (BitTable, floor_stage, gated_product, indicators, READ_BLOCK) stay importable
+# from here for the tests; they are parts of Network B, not the chapter's API.
 __all__ = [
     # the sparse grid (thm-sparse-grid-interp) and its targets
     "DEGREES", "SparseGridInterpolant", "sparse_grid_interpolant", "sparse_grid_size", "level_multi_indices",
@@ -78,8 +81,7 @@ __all__ = [
     "CHUNK_NEURONS", "MAX_SEQUENTIAL_PARAMETERS", "ReLUSparseGridNetwork", "basis_product_network",
     "relu_sparse_grid_network",
     # bit extraction (lem-bit-extraction) and the bit table
-    "bit_extract", "complement_bits", "pack_bits", "PROBE_BAND", "READ_BLOCK", "BitTable", "floor_stage",
-    "gated_product", "indicators",
+    "bit_extract", "complement_bits", "pack_bits", "PROBE_BAND",
     # Networks B and C (thm-korobov-super, thm-korobov-sobolev)
     "SuperApproximationNetwork", "SparseSuperApproximationNetwork", "super_approximation_network", "BandProfile",
     "band_profile", "PartitionedNetwork", "partitioned_network", "MAX_CLASSICAL_CELLS", "classical_relu_interpolant",

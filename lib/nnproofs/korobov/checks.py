@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 import torch
 from torch import nn
 
+from .. import budget
 from .. import device as book_device
 from ..gadgets import yarotsky_product
 from ..measure import ERROR_NORMS, evaluate_target, interpolation_error, target_gradient, uniform_points
@@ -22,9 +23,9 @@ from ..rates import RateCheck, rate_check
 from ..validate import int_list, nonnegative_int, positive_int
 from .bits import bit_extract, pack_bits
 from .network_a import relu_sparse_grid_network
-from .sizes import MAX_BITS, require_product_depth
-from .smoothness import SURPLUS_GROWTH, read_class, verdict
-from .sparsegrid import SparseGridInterpolant, sparse_grid_interpolant
+from .sizes import MAX_BITS, require_count, require_product_depth
+from .smoothness import read_class, require_reading, verdict
+from .sparsegrid import MAX_LEVEL_INDICES, MAX_POINTS, SparseGridInterpolant, sparse_grid_interpolant
 
 
 def check_bit_extraction(bits: Sequence[int], *, storage: torch.dtype = torch.float64, words: int = 20000,
@@ -43,7 +44,7 @@ def check_bit_extraction(bits: Sequence[int], *, storage: torch.dtype = torch.fl
         raise ValueError(f"bits must be <= 53 (float64 words), got {max(bits)}")
     if storage not in MAX_BITS:
         raise ValueError(f"storage={storage} is not allowed; use torch.float64 or torch.float32")
-    positive_int("words", words)
+    require_count("words", words, bytes_each=8 * 4 * max(bits))  # digits, packed words and two layers, float64
     device = book_device.device()
     generator = torch.Generator(device=device).manual_seed(seed)
     wrong = []
@@ -114,55 +115,38 @@ def check_sparse_grid_levels(f: Callable[[torch.Tensor], torch.Tensor], *, d: in
     The rate is one-sided (``measured >= expected - tolerance``): the theorem is an upper bound, and
     an error that falls faster than :math:`2^{p+1}` per level is no violation. In :math:`d \\ge 4`
     the tolerance (:math:`\\pm 2.09` for :math:`d = 4`, :math:`\\pm 2.76` for :math:`d = 5` at the chapter's
-    levels) lets the ratio alone pass targets outside the Korobov class (smallest ratios 2.0 to 2.4 measured
-    for a kink), so a second criterion without the logarithm decides membership: the *hierarchical
-    surpluses* must decay like :math:`2^{-(p+1)|\\mathbf l|_1}`. With
-    :math:`S_k` = :func:`scaled_surplus_maxima` of the finest interpolant, the growth per level sum
-    :math:`(S_{k_1}/S_{k_0})^{1/(k_1-k_0)}` over the last three level sums must be at most
-    ``SURPLUS_GROWTH`` :math:`= \\sqrt2`. Measured at the chapter's levels (``d`` = 2..5): at most 1.13
-    for the chapter's Korobov targets, 1.93–2.09 for :math:`|x_1 - \\tfrac13|\\prod_j 4x_j(1-x_j)` and
-    2.80–2.96 for :math:`|x_1 - \\tfrac13|^{1/2}\\prod_j 4x_j(1-x_j)`.
+    levels) lets the ratio alone pass targets outside the Korobov class, so the class is read as well
+    (:func:`nnproofs.korobov.smoothness.read_class` with :math:`m = p + 1`, the same readings as every check of
+    the chapter): the hierarchical surpluses of the finest interpolant decay like :math:`2^{-(p+1)|\\mathbf l|_1}`
+    (growth per level sum at most ``SURPLUS_GROWTH`` :math:`= \\sqrt2`), and, off every grid, the coordinate
+    differences of every order :math:`2..p+1` and the mixed differences of order (2, 2) stay bounded (growth at
+    most ``DIFFERENCE_GROWTH`` = 2 per decade of :math:`h`). Measurements and resolution: ``read_class`` and
+    ``tests/test_korobov_class.py``.
 
-    Surpluses see a kink only through the grid's nodes: at a dyadic node, or within round-off of one,
-    every surplus decays as for a smooth target (:math:`|x_1 - \\tfrac12|`, :math:`|x_d - \\tfrac14|` or
-    :math:`|x_1 - (\\tfrac{5}{16} + 10^{-9})|` times the bubble: growth 1.00 in ``d`` = 1..4), and the error
-    itself can keep its rate. Membership is therefore also tested off every grid
-    (:func:`nnproofs.korobov.smoothness.second_differences`): :math:`\\max|\\Delta^2_h f|/h^2` along lines
-    across the cube may grow by at most ``SECOND_DIFFERENCE_GROWTH`` = 2 from :math:`h = 10^{-4}` to
-    :math:`10^{-5}`. Measured: 1.00 for every in-class target of the chapter and its tests (``d`` = 1..5), 5.7–9.8
-    for kinks wherever they sit (the three above, :math:`a = 0.3`, :math:`\\tfrac{615}{2048} + 10^{-7}`,
-    :math:`\\tfrac{1229}{4096} + 10^{-7}`, the diagonal :math:`|x_1 - x_d|`, the hat product, and
-    :math:`\\prod_j\\sin(\\pi x_j) + 0.01|x_1 - 0.41|` times the bubble), 12–28 for a square root, 100 for a
-    step, 2.7–3.1 for :math:`|x_1 - 0.41|^{3/2}` (outside :math:`X^2_\\infty`).
-
-    Pre-asymptotic false rejections. Both criteria speak of the asymptotic end; a Korobov target
-    whose features the grid does not yet resolve looks rough. :math:`\\sin(5\\pi x_1)\\sin(7\\pi x_2)`
-    is rejected on levels 3–6 in :math:`d = 2` (its surpluses still grow by 3.3 per level sum), on
-    levels 3–9 (smallest ratio 2.73, below :math:`4 - 0.90`) and on levels 5–10 (3.00, below
-    :math:`4 - 0.84`), and accepted on levels 5–12 (3.33, at least :math:`4 - 0.76`): its ratios rise
-    towards 4 (3.00, 3.22, 3.33, 3.42, 3.51 on levels 8–12). In high
-    dimension the surpluses also rise while the levels of the directions fill in one by one: for the
-    separable :math:`\\prod_j 4x_j(1-x_j)e^{x_j}` in :math:`d = 4`, :math:`S_k` grows by 1.85 per level
-    sum up to :math:`|\\mathbf l|_1 = 8`, then by 1.34, so it is rejected on levels 3–7 (growth 1.49)
-    and accepted on levels 3–8 (1.34). The Gaussian bump :math:`\\prod_j 4x_j(1-x_j)e^{-|x - 0.4|^2/0.1}`
-    likewise: :math:`S_k` grows by 1.55 on levels 3–8 in :math:`d = 3` (1.17 on levels 3–10) and by 2.05
-    on levels 3–7 and 3–9 in :math:`d = 4`. A rejection at small levels means "not yet in the asymptotic regime"
-    as much as "not in the class": raise the levels before concluding.
+    Pre-asymptotic data give INCONCLUSIVE, never PASSED: when the surpluses alone fail while every difference
+    reading holds (in high dimension they still rise while the levels of the directions fill in one by one:
+    :math:`\\prod_j 4x_j(1-x_j)e^{x_j}` in :math:`d = 4` grows by 1.49 per level sum on levels 3–7 and by 1.34
+    on 3–8), and when the ratios of the window rise at every step and the last one meets the rate
+    (:math:`\\sin(5\\pi x_1)\\sin(7\\pi x_2)`, ratios 3.00, 3.22, 3.33, 3.42, 3.51 on levels 8–12), provided every
+    other requirement holds. A dropped level stalls the ratio and stays FAILED.
 
     Requirements: :math:`I_n f` reproduces :math:`f` at its grid points (relative ``1e-12``), which
     fails for a mis-scaled basis or a wrong hierarchisation; every error lies above float64
     round-off (a target that the basis reproduces exactly has no rate to measure, such as the hat
-    product :math:`\\prod_j(1 - |2x_j - 1|)` or :math:`f = 0`); the surplus decay and the second
-    differences above. ``build`` replaces :func:`nnproofs.korobov.sparsegrid.sparse_grid_interpolant` (negative
-    controls).
+    product :math:`\\prod_j(1 - |2x_j - 1|)` or :math:`f = 0`); the class readings above. ``build`` replaces
+    :func:`nnproofs.korobov.sparsegrid.sparse_grid_interpolant` (negative controls). Budget: ``samples`` × 64
+    (d + 1) bytes within ``budget.memory()``, the grids' ``MAX_POINTS``, and the readings' budget in ``d``.
     """
-    positive_int("d", d)
+    d = require_reading(f, d)
     levels = int_list("levels", levels)
     if levels != sorted(set(levels)) or len(levels) < 2:
         raise ValueError(f"levels must be at least two strictly increasing levels, got {levels}")
+    if levels[-1] > MAX_POINTS.bit_length() or levels[-1] * d > MAX_LEVEL_INDICES:
+        raise ValueError(f"levels={levels} in d={d}: the finest grid would exceed {MAX_POINTS} points or "
+                         f"{MAX_LEVEL_INDICES} level multi-indices; lower the levels")
     if norm not in NORMS:
         raise ValueError(f"norm={norm!r} is not allowed; use one of {', '.join(NORMS)}")
-    positive_int("samples", samples)
+    require_count("samples", samples, bytes_each=8 * 8 * (d + 1))  # points, values, gradients, temporaries
     nonnegative_int("seed", seed)
     x = uniform_points(samples, d, seed=seed)
     f_values = evaluate_target(f, x)
@@ -237,13 +221,17 @@ def check_relu_sparse_grid_network(f: Callable, *, d: int, level: int, ss: Seque
     surpluses decay like :math:`4^{-|\\mathbf l|_1}` and the leak stays below the bound, so the
     control needs that target.
     """
-    positive_int("d", d)
+    d = require_reading(f, d)
     if d < 2:
         raise ValueError(f"d={d}: in one dimension Network A is exact (no products); use d >= 2")
     ss = [require_product_depth(f"ss[{i}]", s) for i, s in enumerate(int_list("ss", ss))]
     if len(set(ss)) < 2:
         raise ValueError(f"ss needs at least two distinct product depths, got {ss}")
+    require_count("samples", samples, bytes_each=8 * 64 * d)
     interpolant = sparse_grid_interpolant(f, d=d, level=level)
+    template = (8 * d) ** 2 * (1 + math.ceil(math.log2(d)) * (max(ss) + 1))  # parameters of one copy, at most
+    budget.refuse_beyond("samples", samples, cost=samples * interpolant.num_points * template * len(ss),
+                         limit=budget.work(), unit="multiply-adds")
     x = uniform_points(samples, d, seed=1)
     reference = interpolant(x)
     distances, bounds, shapes = [], [], []

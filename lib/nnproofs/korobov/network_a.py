@@ -13,6 +13,7 @@ from collections.abc import Callable
 import torch
 from torch import nn
 
+from .. import budget
 from ..compiled import CompileUnavailable, compiled_columns
 from ..fused import fused_network_a
 from ..gadgets import clip_unit, hat, identity_network, yarotsky_product
@@ -27,6 +28,19 @@ CHUNK_NEURONS = 1 << 23  # points x basis functions x template width evaluated a
 MAX_SEQUENTIAL_PARAMETERS = 1 << 24  # to_sequential refuses larger dense matrices
 
 
+def product_block(product: Callable[[int], nn.Module], s: int) -> nn.Sequential:
+    """``product(s)``, a ReLU network of two inputs, or a TypeError naming ``product``."""
+    if not callable(product):
+        raise TypeError(f"product must be a callable s -> nn.Sequential (a ReLU product), got {type(product).__name__}")
+    try:
+        block = product(s)
+    except (TypeError, ValueError) as error:
+        raise TypeError(f"product({s}) failed: {error}") from error
+    if not isinstance(block, nn.Sequential):
+        raise TypeError(f"product must return an nn.Sequential of Linear and ReLU layers, got {type(block).__name__}")
+    return block
+
+
 def basis_product_network(d: int, s: int, product: Callable[[int], nn.Module] = yarotsky_product) -> nn.Sequential:
     """:math:`t \\mapsto \\prod_{j=1}^d \\phi(t_j)` as a ReLU network (the template of every basis function of Network A).
 
@@ -36,14 +50,17 @@ def basis_product_network(d: int, s: int, product: Callable[[int], nn.Module] = 
     unpaired factor is carried by :func:`identity_network`. Depth
     :math:`1 + \\lceil\\log_2 d\\rceil (s + 1)`; error at most :math:`(d-1)2^{-2s}` (each product adds
     :math:`2^{-2s}`, clipping and multiplying by factors in :math:`[0,1]` do not increase errors).
-    For :math:`d = 1` it is the hat alone, exact.
+    For :math:`d = 1` it is the hat alone, exact. Budget: about :math:`(8d)^2(1 + \\lceil\\log_2 d\\rceil(s+1))`
+    float64 parameters (dense layers) within ``budget.memory()``; :math:`s \\le` ``MAX_PRODUCT_DEPTH``.
     """
     positive_int("d", d)
-    positive_int("s", s)
+    require_product_depth("s", s)
+    budget.refuse_beyond("d", d, cost=8 * (8 * d) ** 2 * (1 + (d - 1).bit_length() * (s + 1)), limit=budget.memory(),
+                         unit="bytes")
     net = parallel(*[hat(-1.0, 0.0, 1.0) for _ in range(d)])
     factors = d
     while factors > 1:
-        pair = compose(clip_unit(), product(s))
+        pair = compose(clip_unit(), product_block(product, s))
         blocks = [pair] * (factors // 2) + ([identity_network(architecture(pair).depth)] if factors % 2 else [])
         net = compose(parallel(*blocks), net)
         factors = len(blocks)
@@ -104,7 +121,7 @@ class ReLUSparseGridNetwork(nn.Module):
         self.interpolant = interpolant
         self.s = s
         self.template = basis_product_network(interpolant.d, s, product).to(interpolant.points.device)
-        self.zero_preserving = _probe_zero_preserving(product(s))
+        self.zero_preserving = _probe_zero_preserving(product_block(product, s))
         if prune and not self.zero_preserving:
             raise ValueError("prune=True needs a zero-preserving product (only the active copy is pruned); "
                              f"{getattr(product, '__name__', product)!r} is not")

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 
+from .. import budget
 from ..validate import finite_real, positive_int
 
 MAX_BITS = {torch.float64: 53, torch.float32: 24}  # significand bits: dyadic words beyond this cannot be stored
@@ -90,3 +91,11 @@ def require_smoothness(m) -> None:
     if isinstance(m, bool) or not isinstance(m, int) or m not in SMOOTHNESS:
         raise ValueError(f"m={m!r} is not implemented; allowed: {', '.join(map(str, SMOOTHNESS))}")
 
+
+
+def require_count(name: str, value, *, bytes_each: float) -> int:
+    """A positive int (samples, words) whose ``value`` × ``bytes_each`` bytes fit ``budget.memory()``: refused
+    before anything is allocated, with the parameter's name."""
+    value = positive_int(name, value)
+    budget.refuse_beyond(name, value, cost=value * bytes_each, limit=budget.memory(), unit="bytes")
+    return value

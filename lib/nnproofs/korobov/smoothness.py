@@ -81,14 +81,15 @@ def _difference(values: torch.Tensor, step: int, order: int) -> torch.Tensor:
     return values
 
 
-def _require_budget(f: Callable, d) -> int:
+def require_reading(f: Callable, d) -> int:
+    """``f`` callable and ``d`` within the readings' budget (every check calls this first); returns ``d``."""
+    if not callable(f):
+        raise TypeError(f"f must be a callable of an (n, d) float64 tensor, got {type(f).__name__}")
     d = positive_int("d", d)
     pairs = d * (d - 1) // 2
     evaluations = d * LINES * round(1 / STEPS[-1]) + pairs * LINES * (1 + 2 * len(MIXED_STEPS)) * round(
         1 / MIXED_STEPS[-1])
     budget.refuse_beyond("d", d, cost=evaluations * d * EVALUATION_COST, limit=budget.work(), unit="multiply-adds")
-    if not callable(f):
-        raise TypeError(f"f must be a callable of an (n, d) float64 tensor, got {type(f).__name__}")
     return d
 
 
@@ -158,7 +159,7 @@ def coordinate_differences(f: Callable[[torch.Tensor], torch.Tensor], d: int,
     float64), and that decade. Cached per target object. Budget: :math:`d` × 400 000 evaluations plus the
     mixed lines of :func:`mixed_differences`, times :math:`64d` multiply-adds, within ``budget.work()``.
     """
-    d = _require_budget(f, d)
+    d = require_reading(f, d)
     if isinstance(order, bool) or order not in (2, 3):
         raise ValueError(f"order={order!r} is not allowed; use 2 or 3")
     maxima, largest = _cached(_coordinate_maxima, f, d, str(book_device.device()))
@@ -177,7 +178,7 @@ def mixed_differences(f: Callable[[torch.Tensor], torch.Tensor], d: int) -> tupl
     :math:`16\\cdot 2^{-52}\\max|f|/h^4`, which is why :math:`h \\ge 10^{-3}`. Returned as for
     :func:`coordinate_differences` (``d = 1``: no pair, growth 1). Budget as there.
     """
-    d = _require_budget(f, d)
+    d = require_reading(f, d)
     if d < 2:
         return [0.0] * len(MIXED_STEPS), 1.0, "no pair of coordinates"
     maxima, largest = _cached(_mixed_maxima, f, d, str(book_device.device()))
@@ -196,6 +197,8 @@ def scaled_surplus_maxima(interpolant: SparseGridInterpolant) -> list[float]:
     """
     if not isinstance(interpolant, SparseGridInterpolant):
         raise TypeError(f"interpolant must be a SparseGridInterpolant, got {type(interpolant).__name__}")
+    if not bool(torch.isfinite(interpolant.surpluses).all()):
+        raise ValueError("interpolant has non-finite surpluses: no decay to read")
     sums = interpolant.point_levels.sum(dim=1)
     magnitude = interpolant.surpluses.abs()
     return [float(magnitude[sums == k].max()) * 2.0 ** ((interpolant.degree + 1) * k)

@@ -22,8 +22,9 @@ from ..validate import nonnegative_int, positive_int
 from .bit_table import PROBE_BAND
 from .network_b import band_profile, super_approximation_network
 from .network_c import partitioned_network
-from .smoothness import read_class, verdict
-from .sizes import NONZERO_KEY, PARAMETER_DIGITS, require_coefficient_scale, require_smoothness, require_wl
+from .smoothness import read_class, require_reading, verdict
+from .sizes import (NONZERO_KEY, PARAMETER_DIGITS, require_coefficient_scale, require_count, require_smoothness,
+                    require_wl)
 
 
 NORMS_P = (1, 2)  # L_p norms of Network B's error that check_super_approximation measures
@@ -120,21 +121,15 @@ def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: i
     it overtakes :math:`(WL)^{-4p}` near :math:`WL = 64`, which is why the theorem's :math:`\\delta`
     shrinks with :math:`WL` and :math:`p`); the interpolant's error lies above round-off (a target
     that the degree-:math:`(m-1)` basis reproduces, such as :math:`x(1-x)` for :math:`m = 3`, has no
-    rate to measure); and :math:`f` is in the class, by two criteria as in :func:`check_sparse_grid_levels`:
-    the hierarchical surpluses of the finest network's interpolant decay like :math:`2^{-m|\\mathbf l|_1}`
-    (:func:`nnproofs.korobov.checks.surplus_growth`, growth per level sum at most ``SURPLUS_GROWTH``
-    :math:`= \\sqrt2`), and, on no grid, the second differences of :math:`f` stay bounded
-    (:func:`nnproofs.korobov.smoothness.second_differences`, growth at most 2 over the last decade of
-    :math:`h`). The slope alone cannot decide that in :math:`L_1`: :math:`|x - a|` times a bubble, outside
-    :math:`X^2_1` (its second derivative is a Dirac mass), keeps the slope :math:`-4.00` (:math:`d = 1` and 2)
-    because its kink costs :math:`K^{-2}` in one cell. Its surplus growth depends on where the kink sits
-    relative to the grid (measured at the chapter's sizes: 4.02 at :math:`a = 0.41`, 2.53 at :math:`a = 0.7`
-    in :math:`d = 1`; 2.07 and 2.50 in :math:`d = 2`), and vanishes at or within round-off of a dyadic node
-    (1.00 at :math:`a = \\tfrac{5}{16} + 10^{-9}`, 0.40 at :math:`\\tfrac{615}{2048} + 10^{-7}`); the second
-    differences grow by 8.4–9.8 wherever it sits, and by 8.8 for the kink :math:`0.01|x_1 - 0.41|` added
-    to a smooth target, whose surpluses decay (1.05). The criteria are of :math:`X^m_\\infty`: a target of
-    :math:`X^m_p` whose :math:`m`-th derivative is unbounded but :math:`p`-integrable (:math:`|x - a|^{3/2}`
-    in :math:`L_1`: second differences growing by 2.97) is refused.
+    rate to measure); and :math:`f` is in the class, read by
+    :func:`nnproofs.korobov.smoothness.read_class` (:math:`m`, the finest network's interpolant) as in every
+    check of the chapter: surpluses decaying like :math:`2^{-m|\\mathbf l|_1}`, coordinate differences of every
+    order up to :math:`m` and (:math:`d = 2`) mixed differences bounded. The slope alone cannot decide that in
+    :math:`L_1`: :math:`|x - a|` times a bubble, outside :math:`X^2_1` (its second derivative is a Dirac mass),
+    keeps the slope :math:`-4.00` because its kink costs :math:`K^{-2}` in one cell, and for :math:`m = 3` a
+    jump of :math:`f''` keeps :math:`-6`; the surpluses miss both at a dyadic node, the differences do not. The
+    criteria are of :math:`X^m_\\infty`: a target of :math:`X^m_p` whose :math:`m`-th derivative is unbounded
+    but :math:`p`-integrable (:math:`|x - a|^{3/2}` in :math:`L_1`) is refused.
 
     Pre-asymptotic false rejections in :math:`d = 2`. At the chapter's sizes ``WL`` = (2, 2), (2, 4), (4, 4)
     (:math:`n = 4, 6, 8`) targets with features of width about 0.3 have not reached the rate:
@@ -147,7 +142,8 @@ def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: i
     and :math:`\\sin(3\\pi x_1)\\sin(3\\pi x_2)` for :math:`p = 2` (:math:`-3.59, -3.80`); for :math:`p = 1`
     (:math:`-3.54, -3.77`) it stays FAILED. No target outside the class measured here has local slopes that
     steepen to the rate (the square root's, :math:`-3.58, -3.75`, stop short), and the rule needs every
-    requirement anyway.
+    requirement anyway. The surplus reading alone failing, every other requirement holding, is INCONCLUSIVE too
+    (:func:`nnproofs.korobov.smoothness.verdict`).
 
     Network B's values (every :math:`p`) are cached per target and size (:func:`_network_b_errors`).
     ``coefficient_bits`` and ``coefficient_scale`` build controls (:func:`super_approximation_network`): a
@@ -155,16 +151,18 @@ def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: i
     :math:`\\Phi \\approx c\\,I_n f`, rejected for :math:`|c - 1| \\ge 0.1` by the distance to the
     interpolant, the a-priori bound and the slope). The actual width, depth, nonzero parameters and stored bits are in the
     notes: the width grows like :math:`W\\log(WL)` and the depth like :math:`L + \\log(WL)` (the
-    theorem's logarithmic factors), so against actual width × depth the slope is flatter.
+    theorem's logarithmic factors), plus a fixed cost of the cell location, so the slope against actual
+    width × depth differs from the nominal one (chapter 2.2 measures it). Budget: ``samples`` × 512 d bytes
+    within ``budget.memory()``; the sizes of :func:`nnproofs.korobov.sizes.require_wl` and ``MAX_STORED_BITS``.
     """
-    positive_int("d", d)
+    d = require_reading(f, d)
     if d > MAX_CHECK_DIMENSION:
         raise ValueError(f"d={d}: at the levels that can be built (n <= 12) dividing the error by n^(d-1) "
                          f"over-corrects for d >= 3 (a network that tracks its interpolant fails the slope), so the "
                          f"check would not test the theorem; allowed: d <= {MAX_CHECK_DIMENSION}")
     require_smoothness(m)
     require_wl(WL)
-    if positive_int("samples", samples) < MIN_SAMPLES and d > 1:
+    if require_count("samples", samples, bytes_each=8 * 64 * d) < MIN_SAMPLES and d > 1:
         raise ValueError(f"samples={samples}: the d = {d} error is a Monte Carlo mean; use at least {MIN_SAMPLES} points")
     coefficient_scale = require_coefficient_scale(coefficient_scale)
     if isinstance(p, bool) or p not in NORMS_P:
@@ -265,16 +263,21 @@ def check_super_approximation_derivative(f: Callable[[torch.Tensor], torch.Tenso
     default :math:`s = \\lceil mn/2\\rceil + 4`, enough for the values but, for :math:`m = 3`, not for
     the derivative (negative control). For :math:`m = 2` both are :math:`n + 4`.
 
-    Requirement: off the bands the derivative error is within 5% of the interpolant's own
-    (:math:`\\|(f - I_n f)'\\|`), which fails when the products are too shallow. The notes hold
+    Requirements: off the bands the derivative error is within 5% of the interpolant's own
+    (:math:`\\|(f - I_n f)'\\|`), which fails when the products are too shallow; and :math:`f` is in the class,
+    read by :func:`nnproofs.korobov.smoothness.read_class` (order :math:`m`) as in every check of the chapter: a
+    kink at a node keeps the slope :math:`-2`, a jump of :math:`f''` the slope :math:`-4` for :math:`m = 3`.
+    Pre-asymptotic data give INCONCLUSIVE as in :func:`check_super_approximation`. Budget: ``samples`` × 512
+    bytes within ``budget.memory()``. The notes hold
     :func:`band_profile` of every network: inside the bands the variation of :math:`\\Phi` does not
     decrease with :math:`WL`, which is why Network B alone does not prove the :math:`W^1_p` rate.
     """
+    require_reading(f, 1)
     require_smoothness(m)
     require_wl(WL)
     if products not in PRODUCTS:
         raise ValueError(f"products={products!r} is not allowed; use one of {', '.join(PRODUCTS)}")
-    positive_int("samples", samples)
+    require_count("samples", samples, bytes_each=8 * 64)
     nonnegative_int("seed", seed)
     errors, interpolation, bands, depths, points = [], [], [], [], []
     finest = (0, None)
@@ -336,10 +339,13 @@ def check_partitioned_network(f: Callable[[torch.Tensor], torch.Tensor], *, WL: 
     the bands are hidden: on points across every band of both local networks
     (:meth:`PartitionedNetwork.band_samples`, bands probed at width :math:`2^{-30}`),
     :math:`|\\Phi_C - I_n f|` stays within ``error_bound``, which fails when a band falls where its
-    partition function is not zero (negative control ``shift=False``).
+    partition function is not zero (negative control ``shift=False``); and :math:`f` is in :math:`X^2`, read by
+    :func:`nnproofs.korobov.smoothness.read_class` as in every check of the chapter (a kink at a node keeps the
+    slope). Budget: ``samples`` × 512 bytes within ``budget.memory()``.
     """
+    require_reading(f, 1)
     require_wl(WL)
-    positive_int("samples", samples)
+    require_count("samples", samples, bytes_each=8 * 64)
     nonnegative_int("seed", seed)
     errors, interpolation, values, values_interpolant, hidden, resources = [], [], [], [], [], []
     finest = (0, None)
