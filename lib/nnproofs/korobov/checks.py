@@ -23,7 +23,7 @@ from ..rates import RateCheck, rate_check
 from ..validate import int_list, nonnegative_int, positive_int
 from .bits import bit_extract, pack_bits
 from .network_a import relu_sparse_grid_network
-from .sizes import MAX_BITS, require_count, require_product_depth
+from .sizes import MAX_BITS, MAX_PRODUCT_DEPTH, require_count, require_length, require_product_depth
 from .smoothness import read_class, require_reading, verdict
 from .sparsegrid import MAX_LEVEL_INDICES, MAX_POINTS, SparseGridInterpolant, sparse_grid_interpolant
 
@@ -39,6 +39,7 @@ def check_bit_extraction(bits: Sequence[int], *, storage: torch.dtype = torch.fl
     the depth :math:`2B` of the extraction network against :math:`B` (slope 1: depth linear in
     :math:`B`).
     """
+    require_length("bits", bits, MAX_BITS[torch.float64])
     bits = int_list("bits", bits)
     if max(bits) > MAX_BITS[torch.float64]:
         raise ValueError(f"bits must be <= 53 (float64 words), got {max(bits)}")
@@ -138,6 +139,7 @@ def check_sparse_grid_levels(f: Callable[[torch.Tensor], torch.Tensor], *, d: in
     (d + 1) bytes within ``budget.memory()``, the grids' ``MAX_POINTS``, and the readings' budget in ``d``.
     """
     d = require_reading(f, d)
+    require_length("levels", levels, MAX_POINTS.bit_length())
     levels = int_list("levels", levels)
     if levels != sorted(set(levels)) or len(levels) < 2:
         raise ValueError(f"levels must be at least two strictly increasing levels, got {levels}")
@@ -151,7 +153,12 @@ def check_sparse_grid_levels(f: Callable[[torch.Tensor], torch.Tensor], *, d: in
     x = uniform_points(samples, d, seed=seed)
     f_values = evaluate_target(f, x)
     f_gradient = target_gradient(f, x) if norm == "H1" else None
-    interpolants = [build(f, d=d, level=n, degree=degree) for n in levels]
+    if not callable(build):
+        raise TypeError(f"build must be a callable like sparse_grid_interpolant, got {type(build).__name__}")
+    try:
+        interpolants = [build(f, d=d, level=n, degree=degree) for n in levels]
+    except (TypeError, ValueError) as error:
+        raise type(error)(f"build(f, d={d}, level=..., degree={degree}) failed: {error}") from error
     for interpolant in interpolants:
         if not isinstance(interpolant, SparseGridInterpolant):
             raise TypeError(f"build must return a SparseGridInterpolant, got {type(interpolant).__name__}")
@@ -224,6 +231,7 @@ def check_relu_sparse_grid_network(f: Callable, *, d: int, level: int, ss: Seque
     d = require_reading(f, d)
     if d < 2:
         raise ValueError(f"d={d}: in one dimension Network A is exact (no products); use d >= 2")
+    require_length("ss", ss, MAX_PRODUCT_DEPTH)
     ss = [require_product_depth(f"ss[{i}]", s) for i, s in enumerate(int_list("ss", ss))]
     if len(set(ss)) < 2:
         raise ValueError(f"ss needs at least two distinct product depths, got {ss}")
