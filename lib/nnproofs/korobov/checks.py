@@ -41,11 +41,15 @@ def check_bit_extraction(bits: Sequence[int], *, storage: torch.dtype = torch.fl
     """
     require_length("bits", bits, MAX_BITS[torch.float64])
     bits = int_list("bits", bits)
+    if len(set(bits)) < 2:
+        raise ValueError(f"bits needs at least two distinct word lengths B (the depth 2B is fitted against B), "
+                         f"got {bits}")
     if max(bits) > MAX_BITS[torch.float64]:
         raise ValueError(f"bits must be <= 53 (float64 words), got {max(bits)}")
-    if storage not in MAX_BITS:
+    if not isinstance(storage, torch.dtype) or storage not in MAX_BITS:
         raise ValueError(f"storage={storage} is not allowed; use torch.float64 or torch.float32")
     require_count("words", words, bytes_each=8 * 4 * max(bits))  # digits, packed words and two layers, float64
+    nonnegative_int("seed", seed)
     device = book_device.device()
     generator = torch.Generator(device=device).manual_seed(seed)
     wrong = []

@@ -165,6 +165,8 @@ def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: i
     if require_count("samples", samples, bytes_each=8 * 64 * d) < MIN_SAMPLES and d > 1:
         raise ValueError(f"samples={samples}: the d = {d} error is a Monte Carlo mean; use at least {MIN_SAMPLES} points")
     coefficient_scale = require_coefficient_scale(coefficient_scale)
+    if coefficient_bits is not None:
+        positive_int("coefficient_bits", coefficient_bits)
     if isinstance(p, bool) or p not in NORMS_P:
         raise ValueError(f"p={p!r} is not allowed; use one of {', '.join(map(str, NORMS_P))}")
     f_max = 0.0
