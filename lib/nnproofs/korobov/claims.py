@@ -27,7 +27,7 @@ NETWORKS_PAGE = "book/02_korobov_networks"
 def default_levels(d: int) -> list[int]:
     """Levels the chapter measures: 3..9 (d = 2) / 3..8 (d = 3) at ``ci``, up to 12 / 10 at ``full``."""
     tops = {2: book_device.sizes(ci=9, full=12), 3: book_device.sizes(ci=8, full=10)}
-    if isinstance(d, bool) or d not in tops:
+    if isinstance(d, bool) or not isinstance(d, int) or d not in tops:
         raise ValueError(f"d={d!r}: the chapter measures levels in d = 2 and 3 only; choose levels for other d "
                          f"yourself (check_sparse_grid_levels takes any)")
     top = tops[d]
@@ -43,7 +43,7 @@ def default_wl(m: int, d: int = 1) -> list[tuple[int, int]]:
     (n = 10, 12: 9 217 and 45 057 surpluses). Other ``d`` are refused (Network B is checked in d <= 2).
     """
     require_smoothness(m)
-    if isinstance(d, bool) or d not in (1, 2):
+    if isinstance(d, bool) or not isinstance(d, int) or d not in (1, 2):
         raise ValueError(f"d={d!r}: Network B's sizes are chosen for d = 1 and 2; allowed: 1, 2")
     if d == 2:
         return [(2, 2), (2, 4), (4, 4)] + book_device.sizes(ci=[], full=[(4, 8), (8, 8)])

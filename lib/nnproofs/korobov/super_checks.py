@@ -14,6 +14,7 @@ from collections.abc import Callable, Hashable, Sequence
 
 import torch
 
+from .. import budget
 from .. import device as book_device
 from ..measure import (cell_quadrature, evaluate_target, significant, stratified_points, target_gradient,
                        uniform_points, values_and_gradient)
@@ -238,8 +239,18 @@ def steepening(slopes: list[float], expected: float) -> str:
             f"every step and the last one meets the rate; use larger W·L")
 
 
+def _evaluation_work(samples: int, network) -> int:
+    """Multiply-adds of a derivative check at one size: values and gradients (by automatic differentiation) at
+    ``max(samples, K)`` points, about 8 per nonzero parameter (measured: 86 s of CPU for 10^6 points on
+    Network C at WL = 4, 8, where this estimate is 1.5e11)."""
+    return 8 * max(samples, network.K) * network.nonzero_parameters
+
+
 PRODUCTS = ("W1", "Lp")  # product depth of Network B for its derivative: (m-1) n + 4, or the L_p default
 DERIVATIVE_SAMPLES = 2048  # at least this many points, and at least one in every cell, for the derivative errors
+# At most this many: 64 times the default, where the stratified estimates' relative noise is far below the slope's
+# tolerance; more would cost minutes (10^6 points took 9 to 25 s on Network B at WL = 4, 8) and decide nothing new.
+MAX_DERIVATIVE_SAMPLES = 64 * DERIVATIVE_SAMPLES
 
 
 def check_super_approximation_derivative(f: Callable[[torch.Tensor], torch.Tensor], *, m: int,
@@ -269,8 +280,8 @@ def check_super_approximation_derivative(f: Callable[[torch.Tensor], torch.Tenso
     (:math:`\\|(f - I_n f)'\\|`), which fails when the products are too shallow; and :math:`f` is in the class,
     read by :func:`nnproofs.korobov.smoothness.read_class` (order :math:`m`) as in every check of the chapter: a
     kink at a node keeps the slope :math:`-2`, a jump of :math:`f''` the slope :math:`-4` for :math:`m = 3`.
-    Pre-asymptotic data give INCONCLUSIVE as in :func:`check_super_approximation`. Budget: ``samples`` × 512
-    bytes within ``budget.memory()``. The notes hold
+    Pre-asymptotic data give INCONCLUSIVE as in :func:`check_super_approximation`. Budget: ``samples`` at most
+    ``MAX_DERIVATIVE_SAMPLES``, and 8 multiply-adds per nonzero parameter and point within ``budget.work()``. The notes hold
     :func:`band_profile` of every network: inside the bands the variation of :math:`\\Phi` does not
     decrease with :math:`WL`, which is why Network B alone does not prove the :math:`W^1_p` rate.
     """
@@ -279,14 +290,17 @@ def check_super_approximation_derivative(f: Callable[[torch.Tensor], torch.Tenso
     require_wl(WL)
     if products not in PRODUCTS:
         raise ValueError(f"products={products!r} is not allowed; use one of {', '.join(PRODUCTS)}")
-    require_count("samples", samples, bytes_each=8 * 64)
+    if require_count("samples", samples, bytes_each=8 * 64) > MAX_DERIVATIVE_SAMPLES:
+        raise ValueError(f"samples={samples}: allowed at most {MAX_DERIVATIVE_SAMPLES} (MAX_DERIVATIVE_SAMPLES)")
     nonnegative_int("seed", seed)
     errors, interpolation, bands, depths, points = [], [], [], [], []
-    finest = (0, None)
+    finest, work = (0, None), 0
     for W, L in WL:
         level = 2 * int(round(math.log2(W * L)))
         depth = (m - 1) * level + 4 if products == "W1" else None
         network = super_approximation_network(f, m=m, W=W, L=L, product_depth=depth)
+        work += _evaluation_work(samples, network)
+        budget.refuse_beyond("samples", samples, cost=work, limit=budget.work(), unit="multiply-adds")
         x = stratified_points(network.K, samples, seed=seed, device=network.interpolant.points.device)
         points.append(x.shape[0])
         f_gradient = target_gradient(f, x)
@@ -343,16 +357,20 @@ def check_partitioned_network(f: Callable[[torch.Tensor], torch.Tensor], *, WL: 
     :math:`|\\Phi_C - I_n f|` stays within ``error_bound``, which fails when a band falls where its
     partition function is not zero (negative control ``shift=False``); and :math:`f` is in :math:`X^2`, read by
     :func:`nnproofs.korobov.smoothness.read_class` as in every check of the chapter (a kink at a node keeps the
-    slope). Budget: ``samples`` × 512 bytes within ``budget.memory()``.
+    slope). Budget: ``samples`` at most ``MAX_DERIVATIVE_SAMPLES``, and 8 multiply-adds per nonzero parameter
+    and point within ``budget.work()``.
     """
     require_reading(f, 1)
     require_wl(WL)
-    require_count("samples", samples, bytes_each=8 * 64)
+    if require_count("samples", samples, bytes_each=8 * 64) > MAX_DERIVATIVE_SAMPLES:
+        raise ValueError(f"samples={samples}: allowed at most {MAX_DERIVATIVE_SAMPLES} (MAX_DERIVATIVE_SAMPLES)")
     nonnegative_int("seed", seed)
     errors, interpolation, values, values_interpolant, hidden, resources = [], [], [], [], [], []
-    finest = (0, None)
+    finest, work = (0, None), 0
     for W, L in WL:
         network = partitioned_network(f, W=W, L=L, shift=shift)
+        work += _evaluation_work(samples, network)
+        budget.refuse_beyond("samples", samples, cost=work, limit=budget.work(), unit="multiply-adds")
         interpolant = network.interpolant
         x = stratified_points(network.K, samples, seed=seed, device=interpolant.points.device)
         f_values, f_gradient = evaluate_target(f, x), target_gradient(f, x)
