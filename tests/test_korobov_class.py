@@ -320,3 +320,11 @@ def test_a_controls_failure_is_not_hidden_by_a_pending_surplus_reading():
                                                     ("bubble e^(x_1 + ... + x_d)", 4, range(3, 9))])
 def test_in_class_targets_pass_once_the_levels_are_asymptotic(name, d, levels):
     check_sparse_grid_levels(IN_CLASS[name](d), d=d, levels=levels, samples=4000).assert_passed()
+
+
+def test_a_singularity_that_only_the_surpluses_see_is_never_passed():
+    """|x_1 + x_2 + x_3 - 1.4|^5 times the bubble: D^(2,2,2) f has a Dirac mass, every derivative of order (2, 2) is
+    bounded, so only the surpluses read it (growth 1.85): INCONCLUSIVE, the stated resolution, never PASSED."""
+    check = check_sparse_grid_levels(lambda x: (x.sum(1) - 1.4).abs() ** 5 * bubble(x), d=3, levels=range(3, 9),
+                                     samples=3000)
+    assert check.verdict == "INCONCLUSIVE" and check.notes["mixed growth"] <= DIFFERENCE_GROWTH
