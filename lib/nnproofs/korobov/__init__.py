@@ -39,8 +39,9 @@ Yang and Zhang) assembled as in the research notes, section 4.
 
 The package follows the chapter: :mod:`.sparsegrid`, :mod:`.targets`, :mod:`.bits`, :mod:`.bit_table`,
 :mod:`.network_a`, :mod:`.network_b` (:mod:`.network_b_sparse` for :math:`d \\ge 2`), :mod:`.network_c`,
-:mod:`.baselines`, the public checks (:mod:`.checks`, :mod:`.super_checks`; :mod:`.smoothness`, the target's
-second differences that they require bounded), :mod:`.controls` and
+:mod:`.baselines`, the public checks (:mod:`.checks`, :mod:`.super_checks`; :mod:`.smoothness`, the readings of
+the target's class that every check calls: differences of every order up to :math:`m`, mixed differences, surplus
+decay), :mod:`.controls` and
 :mod:`.claims`; :mod:`.sizes` holds the limits that every construction enforces.
 """
 
@@ -48,9 +49,8 @@ from . import claims  # registers the chapter's claims with the ledger
 from .baselines import MAX_CLASSICAL_CELLS, classical_relu_interpolant, network_b_overtakes
 from .bit_table import PROBE_BAND, READ_BLOCK, BitTable, floor_stage, gated_product, indicators
 from .bits import bit_extract, complement_bits, pack_bits
-from .checks import (INTERPOLATION_RTOL, NORMS, RATIO_MARGIN, RATIO_WINDOW, SAMPLES, SURPLUS_GROWTH,
-                     check_bit_extraction, check_relu_sparse_grid_network, check_sparse_grid_levels,
-                     scaled_surplus_maxima)
+from .checks import (INTERPOLATION_RTOL, NORMS, RATIO_MARGIN, RATIO_WINDOW, SAMPLES, check_bit_extraction,
+                     check_relu_sparse_grid_network, check_sparse_grid_levels)
 from .claims import CHAPTER, default_levels, default_wl, default_wl_partition
 from .controls import clamped_product, interpolant_without_level
 from .network_a import (CHUNK_NEURONS, MAX_SEQUENTIAL_PARAMETERS, ReLUSparseGridNetwork, basis_product_network,
@@ -60,9 +60,39 @@ from .network_b_sparse import SparseSuperApproximationNetwork
 from .network_c import PartitionedNetwork, partitioned_network
 from .sizes import (BAND, MAX_BASE, MAX_BITS, MAX_PRODUCT_DEPTH, MAX_STORED_BITS, NONZERO_KEY, PARAMETER_DIGITS,
                     ROUNDING, SMOOTHNESS)
-from .smoothness import SECOND_DIFFERENCE_GROWTH, second_differences
-from .sparsegrid import SparseGridInterpolant, level_multi_indices, sparse_grid_interpolant, sparse_grid_size
+from .smoothness import (DIFFERENCE_GROWTH, SURPLUS_GROWTH, ClassReading, coordinate_differences, mixed_differences,
+                         read_class, scaled_surplus_maxima, surplus_growth)
+from .sparsegrid import DEGREES, SparseGridInterpolant, level_multi_indices, sparse_grid_interpolant, sparse_grid_size
 from .super_checks import (BAND_SHARE, GAUSS_NODES, MAX_CHECK_DIMENSION, NORMS_P, PRODUCTS, check_partitioned_network,
                            check_super_approximation, check_super_approximation_derivative)
 from .targets import basis_sum_target, korobov_example
 from ..measure import interpolation_error, target_gradient, uniform_points  # used through nnproofs.korobov too
+
+# The bit table's building blocks (BitTable, floor_stage, gated_product, indicators, READ_BLOCK) stay importable
+# from here for the tests; they are parts of Network B, not the chapter's API.
+__all__ = [
+    # the sparse grid (thm-sparse-grid-interp) and its targets
+    "DEGREES", "SparseGridInterpolant", "sparse_grid_interpolant", "sparse_grid_size", "level_multi_indices",
+    "korobov_example", "basis_sum_target",
+    # the class readings
+    "DIFFERENCE_GROWTH", "SURPLUS_GROWTH", "ClassReading", "read_class", "coordinate_differences",
+    "mixed_differences", "scaled_surplus_maxima", "surplus_growth",
+    # Network A
+    "CHUNK_NEURONS", "MAX_SEQUENTIAL_PARAMETERS", "ReLUSparseGridNetwork", "basis_product_network",
+    "relu_sparse_grid_network",
+    # bit extraction (lem-bit-extraction) and the bit table
+    "bit_extract", "complement_bits", "pack_bits", "PROBE_BAND",
+    # Networks B and C (thm-korobov-super, thm-korobov-sobolev)
+    "SuperApproximationNetwork", "SparseSuperApproximationNetwork", "super_approximation_network", "BandProfile",
+    "band_profile", "PartitionedNetwork", "partitioned_network", "MAX_CLASSICAL_CELLS", "classical_relu_interpolant",
+    "network_b_overtakes",
+    # the limits every construction enforces
+    "BAND", "MAX_BASE", "MAX_BITS", "MAX_PRODUCT_DEPTH", "MAX_STORED_BITS", "NONZERO_KEY", "PARAMETER_DIGITS",
+    "ROUNDING", "SMOOTHNESS",
+    # the checks, their tolerances, controls and the chapter's sizes
+    "check_sparse_grid_levels", "check_relu_sparse_grid_network", "check_bit_extraction", "check_super_approximation",
+    "check_super_approximation_derivative", "check_partitioned_network", "INTERPOLATION_RTOL", "NORMS",
+    "RATIO_MARGIN", "RATIO_WINDOW", "SAMPLES", "BAND_SHARE", "GAUSS_NODES", "MAX_CHECK_DIMENSION", "NORMS_P",
+    "PRODUCTS", "clamped_product", "interpolant_without_level", "CHAPTER", "default_levels", "default_wl",
+    "default_wl_partition",
+]

@@ -16,7 +16,7 @@ from .. import device as book_device
 from ..measure import evaluate_target
 from ..networks import relu_network
 from ..validate import positive_int
-from .sizes import MAX_BITS, require_sizes, require_smoothness
+from .sizes import MAX_BASE, MAX_BITS, require_sizes, require_smoothness
 
 
 MAX_CLASSICAL_CELLS = 1 << 20  # cells (hidden neurons) of the one-hidden-layer baseline
@@ -57,6 +57,8 @@ def network_b_overtakes(nonzero: int, W: int, L: int, m: int = 2, *, largest: in
     if none does), and the law itself at ``sides`` :math:`= W, 2W, \\dots` up to that point.
     """
     positive_int("nonzero", nonzero)
+    if positive_int("largest", largest) > MAX_BASE**4:
+        raise ValueError(f"largest={largest}: W = L is extrapolated up to {MAX_BASE**4} at most")
     require_sizes(W, L)
     require_smoothness(m)
 

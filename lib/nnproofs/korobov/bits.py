@@ -53,8 +53,8 @@ def bit_extract(words: torch.Tensor, bits: int) -> torch.Tensor:
     if not isinstance(words, torch.Tensor) or words.dtype not in MAX_BITS:
         raise TypeError(f"words must be a float64 or float32 torch.Tensor, got "
                         f"{getattr(words, 'dtype', type(words).__name__)}")
-    if words.ndim != 1:
-        raise ValueError(f"words must have shape (n,), got {tuple(words.shape)}")
+    if words.ndim != 1 or words.device.type == "meta":
+        raise ValueError(f"words must hold values of shape (n,), got {tuple(words.shape)} on {words.device}")
     positive_int("bits", bits)
     limit = MAX_BITS[words.dtype]
     if bits > limit:
@@ -76,7 +76,7 @@ def pack_bits(digits: torch.Tensor) -> torch.Tensor:
 
     Exact in float64 for :math:`B \\le 53`; longer words are refused (they would be rounded).
     """
-    if not isinstance(digits, torch.Tensor) or digits.ndim != 2:
+    if not isinstance(digits, torch.Tensor) or digits.ndim != 2 or digits.device.type == "meta":
         raise ValueError(f"digits must be an (n, B) tensor, got {getattr(digits, 'shape', type(digits).__name__)}")
     if digits.shape[1] > MAX_BITS[torch.float64]:
         raise ValueError(f"digits has B={digits.shape[1]} columns; a float64 word holds at most 53 digits exactly")

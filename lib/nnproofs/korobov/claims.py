@@ -11,6 +11,7 @@ import torch
 from .. import device as book_device
 from ..ledger import claim
 from ..rates import RateCheck
+from .sizes import require_smoothness
 from .checks import check_bit_extraction, check_relu_sparse_grid_network, check_sparse_grid_levels
 from .controls import clamped_product, interpolant_without_level
 from .super_checks import check_partitioned_network, check_super_approximation, check_super_approximation_derivative
@@ -25,7 +26,11 @@ NETWORKS_PAGE = "book/02_korobov_networks"
 
 def default_levels(d: int) -> list[int]:
     """Levels the chapter measures: 3..9 (d = 2) / 3..8 (d = 3) at ``ci``, up to 12 / 10 at ``full``."""
-    top = {2: book_device.sizes(ci=9, full=12), 3: book_device.sizes(ci=8, full=10)}[d]
+    tops = {2: book_device.sizes(ci=9, full=12), 3: book_device.sizes(ci=8, full=10)}
+    if isinstance(d, bool) or not isinstance(d, int) or d not in tops:
+        raise ValueError(f"d={d!r}: the chapter measures levels in d = 2 and 3 only; choose levels for other d "
+                         f"yourself (check_sparse_grid_levels takes any)")
+    top = tops[d]
     return list(range(3, top + 1))
 
 
@@ -35,9 +40,12 @@ def default_wl(m: int, d: int = 1) -> list[tuple[int, int]]:
     :math:`d = 1`: up to (8, 8) at ``ci``; at ``full`` also (16, 16) (m = 2) or (8, 16) (m = 3); for
     m = 3 the error at (16, 16) would be near float64 round-off (:math:`K^{-3} \\approx 4\\cdot10^{-15}`).
     :math:`d = 2`: WL = 4, 8, 16 (levels n = 4, 6, 8) at ``ci``; at ``full`` also WL = 32 and 64
-    (n = 10, 12: 9 217 and 45 057 surpluses).
+    (n = 10, 12: 9 217 and 45 057 surpluses). Other ``d`` are refused (Network B is checked in d <= 2).
     """
-    if d >= 2:
+    require_smoothness(m)
+    if isinstance(d, bool) or not isinstance(d, int) or d not in (1, 2):
+        raise ValueError(f"d={d!r}: Network B's sizes are chosen for d = 1 and 2; allowed: 1, 2")
+    if d == 2:
         return [(2, 2), (2, 4), (4, 4)] + book_device.sizes(ci=[], full=[(4, 8), (8, 8)])
     return [(2, 2), (4, 4), (8, 8)] + book_device.sizes(ci=[], full=[(16, 16)] if m == 2 else [(8, 16)])
 

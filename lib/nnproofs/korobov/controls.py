@@ -17,6 +17,8 @@ from torch import nn
 
 from ..gadgets import yarotsky_square
 from ..networks import compose, linear_map, parallel
+from ..validate import int_list
+from .sizes import require_length, require_product_depth
 from .sparsegrid import SparseGridInterpolant, sparse_grid_interpolant
 
 
@@ -26,7 +28,7 @@ def clamped_product(s: int) -> nn.Sequential:
     Accurate to :math:`3\\cdot 2^{-2s-2}` on :math:`[0,1]^2` but not zero-preserving:
     :math:`2 f_s(a/2) - \\tfrac12 f_s(a) \\ne 0` off the dyadic points.
     """
-    square = yarotsky_square(s)
+    square = yarotsky_square(require_product_depth("s", s))
     halves = linear_map([[0.5, 0.5], [1.0, 0.0], [0.0, 1.0]])
     combine = linear_map([[2.0, -0.5, -0.5]])
     return compose(combine, compose(parallel(square, square, square), halves))
@@ -36,7 +38,11 @@ def interpolant_without_level(f: Callable, *, d: int, level: int, degree: int = 
                               dropped: Sequence[int] | None = None) -> SparseGridInterpolant:
     """Negative control: :math:`I_n f` without the increment of one level (default :math:`(2, 1, \\dots, 1)`)."""
     interpolant = sparse_grid_interpolant(f, d=d, level=level, degree=degree)
-    dropped = (2,) + (1,) * (d - 1) if dropped is None else tuple(dropped)
+    if dropped is None:
+        dropped = (2,) + (1,) * (d - 1)
+    else:
+        require_length("dropped", dropped, d)
+        dropped = tuple(int_list("dropped", dropped))
     if len(dropped) != d:
         raise ValueError(f"dropped must have d={d} entries, got {dropped}")
     mask = (interpolant.point_levels == torch.tensor(dropped, device=interpolant.point_levels.device)).all(dim=1)

@@ -13,11 +13,13 @@ from collections.abc import Callable
 import torch
 from torch import nn
 
+from .. import budget
 from ..compiled import CompileUnavailable, compiled_columns
 from ..fused import fused_network_a
 from ..gadgets import clip_unit, hat, identity_network, yarotsky_product
 from ..measure import network_gradient
 from ..networks import affine_maps, architecture, compose, forward_columns, linear_map, parallel
+from ..pieces import breakpoints
 from ..pruning import prune_inactive
 from ..validate import positive_int
 from .sizes import ROUNDING, require_product_depth
@@ -25,6 +27,19 @@ from .sparsegrid import SparseGridInterpolant
 
 CHUNK_NEURONS = 1 << 23  # points x basis functions x template width evaluated at once
 MAX_SEQUENTIAL_PARAMETERS = 1 << 24  # to_sequential refuses larger dense matrices
+
+
+def product_block(product: Callable[[int], nn.Module], s: int) -> nn.Sequential:
+    """``product(s)``, a ReLU network of two inputs, or a TypeError naming ``product``."""
+    if not callable(product):
+        raise TypeError(f"product must be a callable s -> nn.Sequential (a ReLU product), got {type(product).__name__}")
+    try:
+        block = product(s)
+    except (TypeError, ValueError) as error:
+        raise TypeError(f"product({s}) failed: {error}") from error
+    if not isinstance(block, nn.Sequential):
+        raise TypeError(f"product must return an nn.Sequential of Linear and ReLU layers, got {type(block).__name__}")
+    return block
 
 
 def basis_product_network(d: int, s: int, product: Callable[[int], nn.Module] = yarotsky_product) -> nn.Sequential:
@@ -36,14 +51,17 @@ def basis_product_network(d: int, s: int, product: Callable[[int], nn.Module] = 
     unpaired factor is carried by :func:`identity_network`. Depth
     :math:`1 + \\lceil\\log_2 d\\rceil (s + 1)`; error at most :math:`(d-1)2^{-2s}` (each product adds
     :math:`2^{-2s}`, clipping and multiplying by factors in :math:`[0,1]` do not increase errors).
-    For :math:`d = 1` it is the hat alone, exact.
+    For :math:`d = 1` it is the hat alone, exact. Budget: about :math:`(8d)^2(1 + \\lceil\\log_2 d\\rceil(s+1))`
+    float64 parameters (dense layers) within ``budget.memory()``; :math:`s \\le` ``MAX_PRODUCT_DEPTH``.
     """
     positive_int("d", d)
-    positive_int("s", s)
+    require_product_depth("s", s)
+    budget.refuse_beyond("d", d, cost=8 * (8 * d) ** 2 * (1 + (d - 1).bit_length() * (s + 1)), limit=budget.memory(),
+                         unit="bytes")
     net = parallel(*[hat(-1.0, 0.0, 1.0) for _ in range(d)])
     factors = d
+    pair = compose(clip_unit(), product_block(product, s)) if d > 1 else None  # one block, every product of the tree
     while factors > 1:
-        pair = compose(clip_unit(), product(s))
         blocks = [pair] * (factors // 2) + ([identity_network(architecture(pair).depth)] if factors % 2 else [])
         net = compose(parallel(*blocks), net)
         factors = len(blocks)
@@ -53,19 +71,51 @@ def basis_product_network(d: int, s: int, product: Callable[[int], nn.Module] = 
 ZERO_TOLERANCE = 2.0**-46  # |product(a, 0)| at rounding level: float64 sums the blocks of a layer in different orders
 
 
-def _probe_zero_preserving(product: nn.Module) -> bool:
-    """Whether ``|product(a, 0)|, |product(0, a)| <= 2^-46`` (rounding) for 64 probe values ``a`` in [0, 1].
+def _axis_line(block: nn.Sequential, axis: int, at: float = 0.0) -> nn.Sequential:
+    """The 1-D network :math:`t \\mapsto` ``block`` at :math:`(t, at)` (``axis = 0``) or :math:`(at, t)` (``axis = 1``)."""
+    weight, bias = [[0.0], [0.0]], [at, at]
+    weight[axis], bias[axis] = [1.0], 0.0
+    return compose(block, linear_map(weight, bias, device=affine_maps(block)[0][0].device))
 
-    :math:`\\tilde\\times_s(a, 0) = 2[f_s(a/2) - f_s(a/2) - f_s(0)]` is zero in exact arithmetic; in
-    float64 the two copies of :math:`f_s(a/2)` sit in different blocks of one matrix product and
-    may differ in the last bit (about 1e-17). The clamped control leaks up to :math:`2^{-2s-1}`.
+
+def zero_preserving(block: nn.Sequential) -> bool:
+    """Whether ``|block(a, 0)|, |block(0, a)| <= 2^-46`` (rounding) for every :math:`a \\in [0, 1]`, read from the weights.
+
+    Each restriction to an axis is a 1-D ReLU network, affine between its exact breakpoints
+    (:func:`nnproofs.pieces.breakpoints`), so its maximum modulus on :math:`[0, 1]` is attained at a
+    breakpoint or an end point: evaluating there (through the block's affine maps) decides the
+    supremum, not a sample. :math:`\\tilde\\times_s(a, 0) = 2[f_s(a/2) - f_s(a/2) - f_s(0)]` is zero in exact
+    arithmetic (about 1e-17 in float64); the clamped control leaks up to :math:`2^{-2s-1}`.
+    Resolution: kinks closer than :math:`10^{-12}` count as one (``pieces.KINK_RTOL``).
     """
-    a = torch.cat([torch.linspace(0, 1, 33, dtype=torch.float64), torch.rand(31, dtype=torch.float64,
-                   generator=torch.Generator().manual_seed(7))])
-    zero = torch.zeros_like(a)
-    with torch.no_grad():
-        values = torch.cat([product(torch.stack([a, zero], 1)), product(torch.stack([zero, a], 1))])
-    return bool((values.abs() <= ZERO_TOLERANCE).all())
+    for axis in (0, 1):
+        line = _axis_line(block, axis)
+        t = torch.cat([torch.tensor([0.0, 1.0], dtype=torch.float64), breakpoints(line, 0.0, 1.0).cpu()])
+        values = forward_columns(line, t[:, None].to(affine_maps(line)[0][0].device))
+        if not bool((values.abs() <= ZERO_TOLERANCE).all()):
+            return False
+    return True
+
+
+def product_error(block: nn.Sequential, cells: int, seed: int = 0) -> float:
+    """:math:`\\max|P(a, b) - ab|` over a jittered ``cells`` x ``cells`` grid of :math:`[0, 1]^2` (a lower bound of the sup).
+
+    One uniform point per cell and axis (``seed``), with the kinks of the block's first layer added to
+    each axis (rows of one nonzero weight: :math:`a = -b_k/w_k`), evaluated through the block's affine maps.
+    :math:`\\tilde\\times_s` attains :math:`4^{-s}` (``eq-network-a-bound`` uses that per product).
+    """
+    weight, bias = affine_maps(block)[0]
+    generator = torch.Generator().manual_seed(seed)
+    axes = []
+    for j in (0, 1):
+        lone = (weight[:, j] != 0) & (weight[:, 1 - j] == 0)
+        kinks = (-bias[lone] / weight[lone, j]).cpu().to(torch.float64)
+        jittered = (torch.arange(cells, dtype=torch.float64) + torch.rand(cells, generator=generator,
+                                                                           dtype=torch.float64)) / cells
+        axes.append(torch.cat([jittered, kinks[(kinks >= 0) & (kinks <= 1)], torch.tensor([0.0, 1.0])]))
+    a, b = torch.meshgrid(*axes, indexing="ij")
+    x = torch.stack([a.flatten(), b.flatten()], 1).to(weight.device)
+    return float((forward_columns(block, x)[:, 0] - x[:, 0] * x[:, 1]).abs().max())
 
 
 class ReLUSparseGridNetwork(nn.Module):
@@ -78,9 +128,9 @@ class ReLUSparseGridNetwork(nn.Module):
     weights (:meth:`to_sequential` builds it explicitly for small grids).
 
     Evaluation. :meth:`dense` evaluates every neuron. When the product is zero-preserving
-    (``zero_preserving``: probed, to rounding), a copy of :math:`T` whose hat factor vanishes
-    outputs 0 (in float64: a rounding error of about 1e-17), so :meth:`forward` evaluates only the
-    copy that can be active on each level
+    (``zero_preserving``: read from its weights at every breakpoint, to rounding), a copy of
+    :math:`T` whose hat factor vanishes outputs 0 (in float64: a rounding error of about 1e-17), so
+    :meth:`forward` evaluates only the copy that can be active on each level
     (:meth:`nnproofs.korobov.sparsegrid.SparseGridInterpolant.active_basis`), which gives the same function;
     otherwise :meth:`forward` is :meth:`dense`. Both run the copies of :math:`T` through
     :func:`nnproofs.networks.forward_columns` (one well-shaped matrix product per layer and block of
@@ -103,8 +153,9 @@ class ReLUSparseGridNetwork(nn.Module):
         super().__init__()
         self.interpolant = interpolant
         self.s = s
-        self.template = basis_product_network(interpolant.d, s, product).to(interpolant.points.device)
-        self.zero_preserving = _probe_zero_preserving(product(s))
+        self.product = product_block(product, s).to(interpolant.points.device)  # called once; every copy uses it
+        self.template = basis_product_network(interpolant.d, s, lambda _s: self.product)
+        self.zero_preserving = zero_preserving(self.product)
         if prune and not self.zero_preserving:
             raise ValueError("prune=True needs a zero-preserving product (only the active copy is pruned); "
                              f"{getattr(product, '__name__', product)!r} is not")

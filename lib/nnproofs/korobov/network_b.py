@@ -15,6 +15,7 @@ from collections.abc import Callable
 import torch
 from torch import nn
 
+from .. import budget
 from ..gadgets import yarotsky_product, yarotsky_square
 from ..measure import evaluate_target, network_gradient
 from ..networks import affine_maps
@@ -287,10 +288,16 @@ def band_profile(network: SuperApproximationNetwork, f: Callable, *, boundaries:
     """
     if not isinstance(network, SuperApproximationNetwork):
         raise TypeError(f"network must be a SuperApproximationNetwork, got {type(network).__name__}")
+    for name, tensor in (*network.named_parameters(), *network.named_buffers()):
+        if tensor.is_floating_point() and (tensor.dtype != torch.float64 or not bool(torch.isfinite(tensor).all())):
+            raise ValueError(f"network must hold finite float64 weights (as super_approximation_network builds "
+                             f"them); {name} is {tensor.dtype}{'' if tensor.dtype != torch.float64 else ' with non-finite entries'}")
     if not callable(f):
         raise TypeError(f"f must be a callable mapping (n, 1) tensors to (n,) values, got {type(f).__name__}")
     positive_int("boundaries", boundaries)
     positive_int("samples", samples)
+    name, value = ("samples", samples) if samples > boundaries else ("boundaries", boundaries)
+    budget.refuse_beyond(name, value, cost=8 * 64 * boundaries * samples, limit=budget.memory(), unit="bytes")
     if samples < 2:
         raise ValueError(f"samples must be at least 2 points per band width, got {samples}")
     K, W, L = network.K, network.W, network.L

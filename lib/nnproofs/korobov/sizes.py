@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 
+from .. import budget
 from ..validate import finite_real, positive_int
 
 MAX_BITS = {torch.float64: 53, torch.float32: 24}  # significand bits: dyadic words beyond this cannot be stored
@@ -35,6 +36,7 @@ NONZERO_KEY = f"nonzero parameters ({PARAMETER_DIGITS} significant digits)"
 
 def require_wl(WL) -> None:
     """A sequence of valid (W, L) pairs (:func:`require_sizes`) with at least two distinct products."""
+    require_length("WL", WL, 2 * MAX_BASE.bit_length() * MAX_BITS[torch.float64].bit_length())
     if isinstance(WL, (str, bytes)) or not isinstance(WL, Sequence) or not all(
             isinstance(p, Sequence) and len(p) == 2 for p in WL):
         raise TypeError(f"WL must be a sequence of (W, L) pairs, got {WL!r}")
@@ -90,3 +92,17 @@ def require_smoothness(m) -> None:
     if isinstance(m, bool) or not isinstance(m, int) or m not in SMOOTHNESS:
         raise ValueError(f"m={m!r} is not implemented; allowed: {', '.join(map(str, SMOOTHNESS))}")
 
+
+
+def require_length(name: str, values, most: int) -> None:
+    """Refuse, before converting them, more than ``most`` entries of ``values`` (a list that cannot be valid)."""
+    if hasattr(values, "__len__") and not isinstance(values, (str, bytes)) and len(values) > most:
+        raise ValueError(f"{name} has {len(values)} entries; allowed: at most {most}")
+
+
+def require_count(name: str, value, *, bytes_each: float) -> int:
+    """A positive int (samples, words) whose ``value`` × ``bytes_each`` bytes fit ``budget.memory()``: refused
+    before anything is allocated, with the parameter's name."""
+    value = positive_int(name, value)
+    budget.refuse_beyond(name, value, cost=value * bytes_each, limit=budget.memory(), unit="bytes")
+    return value

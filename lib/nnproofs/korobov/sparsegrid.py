@@ -42,6 +42,7 @@ from collections.abc import Callable
 import numpy as np
 import torch
 
+from .. import budget
 from .. import device as book_device
 from ..measure import evaluate_target
 from ..validate import positive_int
@@ -58,10 +59,24 @@ MAX_LEVEL_INDICES = 1 << 18  # level multi-indices C(n+d-1, d) enumerated at mos
 MAX_POINTS = 1 << 22  # grid points N(n, d) built at most (d = 2, n = 12: 45 057; d = 2, n = 18: 4 456 449 is refused)
 
 
+def _require_level_and_d(level, d) -> tuple[int, int]:
+    """``level`` and ``d`` as positive ints with :math:`n \\cdot d \\le` ``MAX_LEVEL_INDICES``: an exact count of
+    the grid (a sum of :math:`n` binomials of up to :math:`n + d` bits) or one level multi-index (``d`` entries)
+    beyond that is refused before anything is formed (the larger of the two is named)."""
+    level, d = positive_int("level", level), positive_int("d", d)
+    name, value = ("level", level) if level >= d else ("d", d)
+    if level * d > MAX_LEVEL_INDICES:
+        raise ValueError(f"{name}={value}: level × d = {level * d} is beyond what the grid's counts are formed for; "
+                         f"allowed: level × d <= {MAX_LEVEL_INDICES} (level={level}, d={d})")
+    return level, d
+
+
 def sparse_grid_size(level: int, d: int) -> int:
-    """:math:`N(n, d) = \\sum_{k=0}^{n-1} 2^k \\binom{k+d-1}{d-1}`, the points of the level-``n`` grid."""
-    positive_int("level", level)
-    positive_int("d", d)
+    """:math:`N(n, d) = \\sum_{k=0}^{n-1} 2^k \\binom{k+d-1}{d-1}`, the points of the level-``n`` grid.
+
+    Budget: :math:`n d \\le` ``MAX_LEVEL_INDICES`` (exact integers; refused before the sum is formed).
+    """
+    level, d = _require_level_and_d(level, d)
     return sum(2**k * math.comb(k + d - 1, d - 1) for k in range(level))
 
 
@@ -69,10 +84,10 @@ def level_multi_indices(level: int, d: int) -> np.ndarray:
     """All :math:`\\mathbf l \\in \\mathbb N^d`, :math:`l_j \\ge 1`, :math:`|\\mathbf l|_1 \\le n + d - 1`.
 
     Returned as an ``(C(n+d-1, d), d)`` int64 array ordered by :math:`|\\mathbf l|_1`, then
-    lexicographically (coarse levels first).
+    lexicographically (coarse levels first). Budget: at most ``MAX_LEVEL_INDICES`` rows, and
+    :math:`n d \\le` ``MAX_LEVEL_INDICES``.
     """
-    positive_int("level", level)
-    positive_int("d", d)
+    level, d = _require_level_and_d(level, d)
     count = math.comb(level + d - 1, d)
     if count > MAX_LEVEL_INDICES:
         raise ValueError(f"level={level} in d={d} has C(n+d-1, d) = {count} level multi-indices; "
@@ -254,10 +269,15 @@ def sparse_grid_interpolant(f: Callable[[torch.Tensor], torch.Tensor], *, d: int
     sampled on every face (random and dyadic points) and rejected with a ValueError when
     :math:`|f| > 10^{-12} \\max(1, \\max_{\\text{grid}} |f|)` there. ``degree`` 1 is the hat basis
     (error :math:`O(2^{-2n} n^{d-1})` in :math:`L_2`), 2 the hierarchical quadratic basis
-    (:math:`O(2^{-3n} n^{d-1})` for bounded mixed third derivatives).
+    (:math:`O(2^{-3n} n^{d-1})` for bounded mixed third derivatives). Budget: at most ``MAX_POINTS``
+    grid points and ``MAX_LEVEL_INDICES`` level multi-indices, refused before any is formed.
     """
-    positive_int("d", d)
-    positive_int("level", level)
+    level, d = _require_level_and_d(level, d)
+    if level > MAX_POINTS.bit_length():  # N(n, d) >= 2^(n-1)
+        raise ValueError(f"level={level} in d={d} has more than 2^{level - 1} grid points; allowed: at most "
+                         f"{MAX_POINTS} (lower the level)")
+    faces = 2 * d * (BOUNDARY_SAMPLES + 5)  # boundary points, d coordinates each (_require_zero_boundary)
+    budget.refuse_beyond("d", d, cost=8 * faces * d, limit=budget.memory(), unit="bytes")
     if isinstance(degree, bool) or not isinstance(degree, int):
         raise TypeError(f"degree must be an int, got {degree!r} ({type(degree).__name__})")
     if degree not in DEGREES:

@@ -14,17 +14,18 @@ from collections.abc import Callable, Hashable, Sequence
 
 import torch
 
+from .. import budget
 from .. import device as book_device
 from ..measure import (cell_quadrature, evaluate_target, significant, stratified_points, target_gradient,
                        uniform_points, values_and_gradient)
 from ..rates import fit_loglog, rate_check, RateCheck
 from ..validate import nonnegative_int, positive_int
 from .bit_table import PROBE_BAND
-from .checks import SURPLUS_GROWTH, class_notes, class_requirement, surplus_growth
 from .network_b import band_profile, super_approximation_network
 from .network_c import partitioned_network
-from .smoothness import second_differences
-from .sizes import NONZERO_KEY, PARAMETER_DIGITS, require_coefficient_scale, require_smoothness, require_wl
+from .smoothness import read_class, require_reading, verdict
+from .sizes import (NONZERO_KEY, PARAMETER_DIGITS, require_coefficient_scale, require_count, require_smoothness,
+                    require_wl)
 
 
 NORMS_P = (1, 2)  # L_p norms of Network B's error that check_super_approximation measures
@@ -73,7 +74,7 @@ def _network_b_errors(f: Callable, m: int, W: int, L: int, d: int, coefficient_b
         "distance": float((values - reference)[off].abs().max()),
         "interpolant sup off the bands": float((reference - f_values)[off].abs().max()),
         "error_bound": network.error_bound, "max |f|": f_max, "band fraction": float(in_band.double().mean()),
-        "n^(d-1)": float(network.level ** (d - 1)), "surplus growth": surplus_growth(network.interpolant)[1],
+        "n^(d-1)": float(network.level ** (d - 1)), "interpolant object": network.interpolant,
         "resources": {"W": W, "L": L, "K": network.K, "J": network.J, "s": network.s, "width": network.width,
                       "depth": network.depth, NONZERO_KEY: significant(network.nonzero_parameters, PARAMETER_DIGITS),
                       "stored bits": network.stored_bits},
@@ -121,21 +122,15 @@ def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: i
     it overtakes :math:`(WL)^{-4p}` near :math:`WL = 64`, which is why the theorem's :math:`\\delta`
     shrinks with :math:`WL` and :math:`p`); the interpolant's error lies above round-off (a target
     that the degree-:math:`(m-1)` basis reproduces, such as :math:`x(1-x)` for :math:`m = 3`, has no
-    rate to measure); and :math:`f` is in the class, by two criteria as in :func:`check_sparse_grid_levels`:
-    the hierarchical surpluses of the finest network's interpolant decay like :math:`2^{-m|\\mathbf l|_1}`
-    (:func:`nnproofs.korobov.checks.surplus_growth`, growth per level sum at most ``SURPLUS_GROWTH``
-    :math:`= \\sqrt2`), and, on no grid, the second differences of :math:`f` stay bounded
-    (:func:`nnproofs.korobov.smoothness.second_differences`, growth at most 2 over the last decade of
-    :math:`h`). The slope alone cannot decide that in :math:`L_1`: :math:`|x - a|` times a bubble, outside
-    :math:`X^2_1` (its second derivative is a Dirac mass), keeps the slope :math:`-4.00` (:math:`d = 1` and 2)
-    because its kink costs :math:`K^{-2}` in one cell. Its surplus growth depends on where the kink sits
-    relative to the grid (measured at the chapter's sizes: 4.02 at :math:`a = 0.41`, 2.53 at :math:`a = 0.7`
-    in :math:`d = 1`; 2.07 and 2.50 in :math:`d = 2`), and vanishes at or within round-off of a dyadic node
-    (1.00 at :math:`a = \\tfrac{5}{16} + 10^{-9}`, 0.40 at :math:`\\tfrac{615}{2048} + 10^{-7}`); the second
-    differences grow by 8.4–9.8 wherever it sits, and by 8.8 for the kink :math:`0.01|x_1 - 0.41|` added
-    to a smooth target, whose surpluses decay (1.05). The criteria are of :math:`X^m_\\infty`: a target of
-    :math:`X^m_p` whose :math:`m`-th derivative is unbounded but :math:`p`-integrable (:math:`|x - a|^{3/2}`
-    in :math:`L_1`: second differences growing by 2.97) is refused.
+    rate to measure); and :math:`f` is in the class, read by
+    :func:`nnproofs.korobov.smoothness.read_class` (:math:`m`, the finest network's interpolant) as in every
+    check of the chapter: surpluses decaying like :math:`2^{-m|\\mathbf l|_1}`, coordinate differences of every
+    order up to :math:`m` and (:math:`d = 2`) mixed differences bounded. The slope alone cannot decide that in
+    :math:`L_1`: :math:`|x - a|` times a bubble, outside :math:`X^2_1` (its second derivative is a Dirac mass),
+    keeps the slope :math:`-4.00` because its kink costs :math:`K^{-2}` in one cell, and for :math:`m = 3` a
+    jump of :math:`f''` keeps :math:`-6`; the surpluses miss both at a dyadic node, the differences do not. The
+    criteria are of :math:`X^m_\\infty`: a target of :math:`X^m_p` whose :math:`m`-th derivative is unbounded
+    but :math:`p`-integrable (:math:`|x - a|^{3/2}` in :math:`L_1`) is refused.
 
     Pre-asymptotic false rejections in :math:`d = 2`. At the chapter's sizes ``WL`` = (2, 2), (2, 4), (4, 4)
     (:math:`n = 4, 6, 8`) targets with features of width about 0.3 have not reached the rate:
@@ -148,7 +143,8 @@ def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: i
     and :math:`\\sin(3\\pi x_1)\\sin(3\\pi x_2)` for :math:`p = 2` (:math:`-3.59, -3.80`); for :math:`p = 1`
     (:math:`-3.54, -3.77`) it stays FAILED. No target outside the class measured here has local slopes that
     steepen to the rate (the square root's, :math:`-3.58, -3.75`, stop short), and the rule needs every
-    requirement anyway.
+    requirement anyway. The surplus reading alone failing, every other requirement holding, is INCONCLUSIVE too
+    (:func:`nnproofs.korobov.smoothness.verdict`).
 
     Network B's values (every :math:`p`) are cached per target and size (:func:`_network_b_errors`).
     ``coefficient_bits`` and ``coefficient_scale`` build controls (:func:`super_approximation_network`): a
@@ -156,18 +152,22 @@ def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: i
     :math:`\\Phi \\approx c\\,I_n f`, rejected for :math:`|c - 1| \\ge 0.1` by the distance to the
     interpolant, the a-priori bound and the slope). The actual width, depth, nonzero parameters and stored bits are in the
     notes: the width grows like :math:`W\\log(WL)` and the depth like :math:`L + \\log(WL)` (the
-    theorem's logarithmic factors), so against actual width × depth the slope is flatter.
+    theorem's logarithmic factors), plus a fixed cost of the cell location, so the slope against actual
+    width × depth differs from the nominal one (chapter 2.2 measures it). Budget: ``samples`` × 512 d bytes
+    within ``budget.memory()``; the sizes of :func:`nnproofs.korobov.sizes.require_wl` and ``MAX_STORED_BITS``.
     """
-    positive_int("d", d)
+    d = require_reading(f, d)
     if d > MAX_CHECK_DIMENSION:
         raise ValueError(f"d={d}: at the levels that can be built (n <= 12) dividing the error by n^(d-1) "
                          f"over-corrects for d >= 3 (a network that tracks its interpolant fails the slope), so the "
                          f"check would not test the theorem; allowed: d <= {MAX_CHECK_DIMENSION}")
     require_smoothness(m)
     require_wl(WL)
-    if positive_int("samples", samples) < MIN_SAMPLES and d > 1:
+    if require_count("samples", samples, bytes_each=8 * 64 * d) < MIN_SAMPLES and d > 1:
         raise ValueError(f"samples={samples}: the d = {d} error is a Monte Carlo mean; use at least {MIN_SAMPLES} points")
     coefficient_scale = require_coefficient_scale(coefficient_scale)
+    if coefficient_bits is not None:
+        positive_int("coefficient_bits", coefficient_bits)
     if isinstance(p, bool) or p not in NORMS_P:
         raise ValueError(f"p={p!r} is not allowed; use one of {', '.join(map(str, NORMS_P))}")
     f_max = 0.0
@@ -189,8 +189,7 @@ def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: i
         band.append(size["band fraction"])
         resources.append(dict(size["resources"]))
         logs.append(size["n^(d-1)"])
-    growth = max(sizes, key=lambda size: size["resources"]["K"])["surplus growth"]  # of the finest interpolant
-    differences, difference_growth = second_differences(f, d)
+    reading = read_class(f, d=d, m=m, interpolant=max(sizes, key=lambda size: size["resources"]["K"])["interpolant object"])
     wl = [float(W * L) for W, L in WL]
     raw = {} if d == 1 else {f"L{p} error": errors, f"slope of the L{p} error itself": fit_loglog(wl, errors).slope,
                              "n^(d-1)": logs}
@@ -201,11 +200,10 @@ def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: i
         f"the bands contribute at most {BAND_SHARE:g} of the error^p at every size": all(
             share <= BAND_SHARE for share in shares),
         "the interpolant's error is resolved above round-off (> 100·2^-52·max|f|)": min(interpolation) > resolution,
-        f"f in the class: the finest interpolant's surpluses decay like 2^(-{m}|l|_1) (growth of max|v|·2^({m}|l|_1) "
-        f"per level sum <= {SURPLUS_GROWTH:.3g})": growth <= SURPLUS_GROWTH,
-        **class_requirement(difference_growth),
+        **reading.requirements,
     }
     local = local_slopes(wl, y)
+    slope = fit_loglog(wl, y).slope
     return rate_check(
         f"Network B (d = {d}, m = {m}): L{p} error{'' if d == 1 else ' / n^(d-1)'} against nominal W·L",
         wl,
@@ -214,12 +212,12 @@ def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: i
         tolerance=SLOPE_TOLERANCE,
         quantity=f"slope of the L{p} error{'' if d == 1 else ' / n^(d-1)'} against nominal W·L",
         requirements=requirements,
-        inconclusive=_pre_asymptotic(fit_loglog(wl, y).slope, local, -2.0 * m, requirements),
+        inconclusive=verdict(requirements, reading, abs(slope + 2.0 * m) <= SLOPE_TOLERANCE,
+                             steepening(local, -2.0 * m)),
         notes={"(W, L)": [tuple(p) for p in WL], f"L{p} error": errors, "local slopes": local, **raw,
                f"interpolant L{p} error": interpolation,
                "share of the bands in the error^p": shares, "network − interpolant, relative": tracking,
-               "band fraction of the sample": band, "surplus growth per level sum (finest)": growth,
-               **class_notes(differences, difference_growth),
+               "band fraction of the sample": band, **reading.notes,
                "resources": resources},
     )
 
@@ -230,20 +228,29 @@ def local_slopes(x: Sequence[float], y: Sequence[float]) -> list[float]:
     return [math.log(b / a) / math.log(u / t) for (t, a), (u, b) in zip(pairs, pairs[1:]) if u != t]
 
 
-def _pre_asymptotic(slope: float, slopes: list[float], expected: float, requirements: dict[str, bool]) -> str:
-    """Why the verdict is INCONCLUSIVE, or ``""``: the ``slope`` misses the rate, every requirement holds, and the
-    local ``slopes`` steepen by more than ``STEEPENING`` at every step, the last one meeting the rate (as in chapter 1)."""
-    if abs(slope - expected) <= SLOPE_TOLERANCE or not all(requirements.values()):
-        return ""
-    steepening = len(slopes) > 1 and all(later < earlier - STEEPENING for earlier, later in zip(slopes, slopes[1:]))
-    if not steepening or abs(slopes[-1] - expected) > SLOPE_TOLERANCE:
+def steepening(slopes: list[float], expected: float) -> str:
+    """Why a slope that misses the rate is pre-asymptotic, or ``""``: the local ``slopes`` steepen by more than
+    ``STEEPENING`` at every step and the last one meets the rate (chapter 1's rule; :func:`verdict` requires
+    every other requirement too)."""
+    steeper = len(slopes) > 1 and all(later < earlier - STEEPENING for earlier, later in zip(slopes, slopes[1:]))
+    if not steeper or abs(slopes[-1] - expected) > SLOPE_TOLERANCE:
         return ""
     return (f"pre-asymptotic: the local slopes {[round(v, 2) for v in slopes]} steepen by more than {STEEPENING:g} at "
             f"every step and the last one meets the rate; use larger W·L")
 
 
+def _evaluation_work(samples: int, network) -> int:
+    """Multiply-adds of a derivative check at one size: values and gradients (by automatic differentiation) at
+    ``max(samples, K)`` points, about 8 per nonzero parameter (measured: 86 s of CPU for 10^6 points on
+    Network C at WL = 4, 8, where this estimate is 1.5e11)."""
+    return 8 * max(samples, network.K) * network.nonzero_parameters
+
+
 PRODUCTS = ("W1", "Lp")  # product depth of Network B for its derivative: (m-1) n + 4, or the L_p default
 DERIVATIVE_SAMPLES = 2048  # at least this many points, and at least one in every cell, for the derivative errors
+# At most this many: 64 times the default, where the stratified estimates' relative noise is far below the slope's
+# tolerance; more would cost minutes (10^6 points took 9 to 25 s on Network B at WL = 4, 8) and decide nothing new.
+MAX_DERIVATIVE_SAMPLES = 64 * DERIVATIVE_SAMPLES
 
 
 def check_super_approximation_derivative(f: Callable[[torch.Tensor], torch.Tensor], *, m: int,
@@ -269,22 +276,31 @@ def check_super_approximation_derivative(f: Callable[[torch.Tensor], torch.Tenso
     default :math:`s = \\lceil mn/2\\rceil + 4`, enough for the values but, for :math:`m = 3`, not for
     the derivative (negative control). For :math:`m = 2` both are :math:`n + 4`.
 
-    Requirement: off the bands the derivative error is within 5% of the interpolant's own
-    (:math:`\\|(f - I_n f)'\\|`), which fails when the products are too shallow. The notes hold
+    Requirements: off the bands the derivative error is within 5% of the interpolant's own
+    (:math:`\\|(f - I_n f)'\\|`), which fails when the products are too shallow; and :math:`f` is in the class,
+    read by :func:`nnproofs.korobov.smoothness.read_class` (order :math:`m`) as in every check of the chapter: a
+    kink at a node keeps the slope :math:`-2`, a jump of :math:`f''` the slope :math:`-4` for :math:`m = 3`.
+    Pre-asymptotic data give INCONCLUSIVE as in :func:`check_super_approximation`. Budget: ``samples`` at most
+    ``MAX_DERIVATIVE_SAMPLES``, and 8 multiply-adds per nonzero parameter and point within ``budget.work()``. The notes hold
     :func:`band_profile` of every network: inside the bands the variation of :math:`\\Phi` does not
     decrease with :math:`WL`, which is why Network B alone does not prove the :math:`W^1_p` rate.
     """
+    require_reading(f, 1)
     require_smoothness(m)
     require_wl(WL)
     if products not in PRODUCTS:
         raise ValueError(f"products={products!r} is not allowed; use one of {', '.join(PRODUCTS)}")
-    positive_int("samples", samples)
+    if require_count("samples", samples, bytes_each=8 * 64) > MAX_DERIVATIVE_SAMPLES:
+        raise ValueError(f"samples={samples}: allowed at most {MAX_DERIVATIVE_SAMPLES} (MAX_DERIVATIVE_SAMPLES)")
     nonnegative_int("seed", seed)
     errors, interpolation, bands, depths, points = [], [], [], [], []
+    finest, work = (0, None), 0
     for W, L in WL:
         level = 2 * int(round(math.log2(W * L)))
         depth = (m - 1) * level + 4 if products == "W1" else None
         network = super_approximation_network(f, m=m, W=W, L=L, product_depth=depth)
+        work += _evaluation_work(samples, network)
+        budget.refuse_beyond("samples", samples, cost=work, limit=budget.work(), unit="multiply-adds")
         x = stratified_points(network.K, samples, seed=seed, device=network.interpolant.points.device)
         points.append(x.shape[0])
         f_gradient = target_gradient(f, x)
@@ -293,16 +309,23 @@ def check_super_approximation_derivative(f: Callable[[torch.Tensor], torch.Tenso
         interpolation.append(float((network.interpolant.gradient(x) - f_gradient)[off].pow(2).mean().sqrt()))
         bands.append(band_profile(network, f))
         depths.append(network.s)
+        finest = max(finest, (network.K, network.interpolant), key=lambda pair: pair[0])
+    reading = read_class(f, d=1, m=m, interpolant=finest[1])
+    requirements = {"off the bands, ‖Φ' − f'‖ <= 1.05 ‖(I_n f)' − f'‖ for every (W, L)": all(
+        e <= 1.05 * i for e, i in zip(errors, interpolation)), **reading.requirements}
+    wl = [float(W * L) for W, L in WL]
     return rate_check(
         f"Network B (d = 1, m = {m}) off its bands: derivative error against nominal W·L",
-        [float(W * L) for W, L in WL],
+        wl,
         errors,
         expected=-2.0 * (m - 1),
-        tolerance=0.2,
+        tolerance=SLOPE_TOLERANCE,
         quantity="slope of the off-band L2 derivative error (every cell sampled) against nominal W·L",
-        requirements={"off the bands, ‖Φ' − f'‖ <= 1.05 ‖(I_n f)' − f'‖ for every (W, L)": all(
-            e <= 1.05 * i for e, i in zip(errors, interpolation))},
+        requirements=requirements,
+        inconclusive=verdict(requirements, reading, abs(fit_loglog(wl, errors).slope + 2.0 * (m - 1)) <= SLOPE_TOLERANCE,
+                             steepening(local_slopes(wl, errors), -2.0 * (m - 1))),
         notes={"(W, L)": [tuple(p) for p in WL], "product depth s": depths, "derivative error": errors,
+               **reading.notes,
                "points (every cell sampled)": points,
                "interpolant derivative error": interpolation,
                "variation of Φ over the bands": [b.variation for b in bands],
@@ -332,14 +355,22 @@ def check_partitioned_network(f: Callable[[torch.Tensor], torch.Tensor], *, WL: 
     the bands are hidden: on points across every band of both local networks
     (:meth:`PartitionedNetwork.band_samples`, bands probed at width :math:`2^{-30}`),
     :math:`|\\Phi_C - I_n f|` stays within ``error_bound``, which fails when a band falls where its
-    partition function is not zero (negative control ``shift=False``).
+    partition function is not zero (negative control ``shift=False``); and :math:`f` is in :math:`X^2`, read by
+    :func:`nnproofs.korobov.smoothness.read_class` as in every check of the chapter (a kink at a node keeps the
+    slope). Budget: ``samples`` at most ``MAX_DERIVATIVE_SAMPLES``, and 8 multiply-adds per nonzero parameter
+    and point within ``budget.work()``.
     """
+    require_reading(f, 1)
     require_wl(WL)
-    positive_int("samples", samples)
+    if require_count("samples", samples, bytes_each=8 * 64) > MAX_DERIVATIVE_SAMPLES:
+        raise ValueError(f"samples={samples}: allowed at most {MAX_DERIVATIVE_SAMPLES} (MAX_DERIVATIVE_SAMPLES)")
     nonnegative_int("seed", seed)
     errors, interpolation, values, values_interpolant, hidden, resources = [], [], [], [], [], []
+    finest, work = (0, None), 0
     for W, L in WL:
         network = partitioned_network(f, W=W, L=L, shift=shift)
+        work += _evaluation_work(samples, network)
+        budget.refuse_beyond("samples", samples, cost=work, limit=budget.work(), unit="multiply-adds")
         interpolant = network.interpolant
         x = stratified_points(network.K, samples, seed=seed, device=interpolant.points.device)
         f_values, f_gradient = evaluate_target(f, x), target_gradient(f, x)
@@ -354,20 +385,26 @@ def check_partitioned_network(f: Callable[[torch.Tensor], torch.Tensor], *, WL: 
         resources.append({"W": W, "L": L, "K": network.K, "t": network.t, "width": network.width,
                           "depth": network.depth, NONZERO_KEY: significant(network.nonzero_parameters, PARAMETER_DIGITS),
                           "stored bits": network.stored_bits})
+        finest = max(finest, (network.K, interpolant), key=lambda pair: pair[0])
+    reading = read_class(f, d=1, m=2, interpolant=finest[1])
+    requirements = {
+        "‖Φ' − f'‖ <= 1.05 ‖(I_n f)' − f'‖ for every (W, L)": all(e <= 1.05 * i for e, i in zip(errors, interpolation)),
+        "‖Φ − f‖ <= 1.05 ‖I_n f − f‖ for every (W, L)": all(v <= 1.05 * i for v, i in zip(values, values_interpolant)),
+        "across every band of both local networks, |Φ − I_n f| <= error_bound": all(h <= 1.0 for h in hidden),
+        **reading.requirements,
+    }
+    wl = [float(W * L) for W, L in WL]
     return rate_check(
         f"Network C (d = 1, m = 2, {'staggered' if shift else 'unshifted'} local networks): W1 error against nominal W·L",
-        [float(W * L) for W, L in WL],
+        wl,
         errors,
         expected=-2.0,
-        tolerance=0.2,
+        tolerance=SLOPE_TOLERANCE,
         quantity="slope of the L2 derivative error (everywhere, every cell sampled) against nominal W·L",
-        requirements={
-            "‖Φ' − f'‖ <= 1.05 ‖(I_n f)' − f'‖ for every (W, L)": all(e <= 1.05 * i for e, i in zip(errors, interpolation)),
-            "‖Φ − f‖ <= 1.05 ‖I_n f − f‖ for every (W, L)": all(
-                v <= 1.05 * i for v, i in zip(values, values_interpolant)),
-            "across every band of both local networks, |Φ − I_n f| <= error_bound": all(h <= 1.0 for h in hidden),
-        },
-        notes={"(W, L)": [tuple(p) for p in WL], "derivative error": errors,
+        requirements=requirements,
+        inconclusive=verdict(requirements, reading, abs(fit_loglog(wl, errors).slope + 2.0) <= SLOPE_TOLERANCE,
+                             steepening(local_slopes(wl, errors), -2.0)),
+        notes={"(W, L)": [tuple(p) for p in WL], "derivative error": errors, **reading.notes,
                "interpolant derivative error": interpolation, "L2 error": values,
                "interpolant L2 error": values_interpolant, "max |Φ − I_n f| in the bands / error_bound": hidden,
                "resources": resources},

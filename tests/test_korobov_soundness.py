@@ -1,0 +1,154 @@
+"""Chapter 2: the structures that decide Network A, the level check and the class readings (design.md rules 9-13).
+
+Each test builds a construction or a target that a sampled, probed or method-based reading would pass, and
+asserts that the check refuses to pass it; in-class cases keep passing (or are INCONCLUSIVE where pre-asymptotic).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+import torch
+
+from nnproofs.gadgets import yarotsky_product
+from nnproofs.korobov import (
+    SparseGridInterpolant,
+    basis_sum_target,
+    check_relu_sparse_grid_network,
+    check_sparse_grid_levels,
+    clamped_product,
+    default_levels,
+    interpolant_without_level,
+    relu_sparse_grid_network,
+    sparse_grid_interpolant,
+)
+from nnproofs.korobov.network_a import product_error, zero_preserving
+from nnproofs.networks import architecture, compose, linear_map, parallel, relu_network
+
+
+def t(v):
+    return torch.tensor(v, dtype=torch.float64)
+
+
+def with_branch(s, first_layer, second_layer, scale=1.0):
+    """Yarotsky's product plus a ReLU branch ``scale * relu(second(relu(first(a, b))))`` of the same depth."""
+    base = yarotsky_product(s)
+    depth = architecture(base).depth
+    branch = relu_network([first_layer, second_layer] + [(t([[1.0]]), t([0.0]))] * (depth - 2) + [(t([[scale]]),
+                                                                                                   t([0.0]))])
+    duplicate = linear_map([[1.0, 0], [0, 1.0], [1.0, 0], [0, 1.0]])
+    return compose(linear_map([[1.0, 1.0]]), compose(parallel(base, branch), duplicate))
+
+
+def leak_between(s, centre=0.4137, width=2e-4):
+    """A leak ``relu(hat_centre(a) - 0.01 - 1e9 b)``: nonzero on P(a, 0) only within ``width`` of ``centre``."""
+    rows, bias = t([[1.0, 0.0]] * 3 + [[0.0, 1.0]]), t([-(centre - width), -centre, -(centre + width), 0.0])
+    return with_branch(s, (rows, bias), (t([[1 / width, -2 / width, 1 / width, -1e9]]), t([-0.01])))
+
+
+def spike_at(s, a=0.61, b=0.42, width=1e-3, height=0.5):
+    """``height * relu(hat_a(a) + hat_b(b) - 1)``: zero-preserving, wrong on a ``width`` square only."""
+    rows = t([[1.0, 0]] * 3 + [[0, 1.0]] * 3)
+    bias = t([-(a - width), -a, -(a + width), -(b - width), -b, -(b + width)])
+    return with_branch(s, (rows, bias), (t([[1 / width, -2 / width, 1 / width] * 2]), t([-1.0])), height)
+
+
+@pytest.mark.parametrize("s", [3, 7])
+def test_zero_preservation_is_read_from_the_weights(s):
+    assert zero_preserving(yarotsky_product(s))
+    assert not zero_preserving(clamped_product(s))
+    assert not zero_preserving(leak_between(s))  # between any fixed probes: width 2e-4 at 0.4137
+    assert not zero_preserving(leak_between(s, centre=0.9031, width=1e-6))
+
+
+def test_network_a_fails_a_product_that_leaks_between_probes():
+    f = basis_sum_target(2, 4)
+    check = check_relu_sparse_grid_network(f, d=2, level=4, ss=[3, 5], product=lambda s: leak_between(s))
+    assert check.verdict == "FAILED"
+    network = relu_sparse_grid_network(sparse_grid_interpolant(f, d=2, level=4), s=4, product=leak_between)
+    assert not network.zero_preserving  # so forward evaluates every copy (dense)
+
+
+def test_network_a_calls_the_product_once_and_fails_a_switching_product():
+    calls = []
+
+    def counting(s):
+        calls.append(s)
+        return yarotsky_product(s)
+
+    interpolant = sparse_grid_interpolant(basis_sum_target(4, 2), d=4, level=2)
+    relu_sparse_grid_network(interpolant, s=3, product=counting)  # d = 4: a tree of three products
+    assert calls == [3]
+    flips = []
+
+    def switching(s):  # Yarotsky's product first, the clamped one on every second call
+        flips.append(s)
+        return yarotsky_product(s) if len(flips) % 2 else clamped_product(s)
+
+    check = check_relu_sparse_grid_network(basis_sum_target(2, 5), d=2, level=5, ss=[3, 4, 5], product=switching)
+    assert check.verdict == "FAILED"
+
+
+@pytest.mark.parametrize("s", [2, 5, 9])
+def test_the_product_error_is_nearly_attained(s):
+    """Rule 12: Yarotsky's product attains 4^-s (measured 0.998 to 1.000); the clamped one 4^-s / 2."""
+    assert 0.99 * 4.0**-s <= product_error(yarotsky_product(s), 256) <= 4.0**-s * (1 + 1e-12)
+    assert 0.49 * 4.0**-s <= product_error(clamped_product(s), 256) <= 0.51 * 4.0**-s
+
+
+def test_network_a_fails_a_product_wrong_on_a_small_square():
+    f = lambda x: (4 * x * (1 - x)).prod(1) * torch.exp(x.sum(1))  # noqa: E731
+    assert not check_relu_sparse_grid_network(f, d=2, level=5, ss=[3, 5], product=spike_at).passed
+    check_relu_sparse_grid_network(f, d=2, level=5, ss=[3, 5]).assert_passed()
+
+
+class Hooked(SparseGridInterpolant):
+    """Holds one interpolant's data, evaluates another (or nothing)."""
+
+    def __call__(self, x):
+        return torch.zeros(x.shape[0], dtype=torch.float64)
+
+    def level_terms(self, x):
+        return torch.zeros(x.shape[0], self.levels.shape[0], dtype=torch.float64)
+
+
+def hooked(build):
+    def make(f, *, d, level, degree=1):
+        data = build(f, d=d, level=level, degree=degree)
+        return Hooked(**{field.name: getattr(data, field.name) for field in dataclasses.fields(data)})
+    return make
+
+
+def test_the_level_check_evaluates_the_built_data_not_its_methods():
+    f = lambda x: (4 * x * (1 - x)).prod(1) * torch.exp(x.sum(1))  # noqa: E731
+    levels = list(range(3, 9))
+    assert check_sparse_grid_levels(f, d=2, levels=levels, build=hooked(interpolant_without_level)).verdict == "FAILED"
+    check_sparse_grid_levels(f, d=2, levels=levels, build=hooked(sparse_grid_interpolant)).assert_passed()
+
+
+def bump(t, left, right):
+    return (torch.relu(t - left) * torch.relu(right - t) * 4 / (right - left) ** 2).pow(6)
+
+
+@pytest.mark.parametrize(("direction", "node", "band"), [(0, 0.5, (0.38, 0.69)), (1, 0.3, (0.52, 0.71)),
+                                                         (1, 0.8125, (0.05, 0.2))])
+def test_a_kink_in_a_band_between_fixed_lines_is_seen(direction, node, band):
+    def f(x):
+        kinked, other = x[:, direction], x[:, 1 - direction]
+        return 4 * kinked * (1 - kinked) * torch.relu(kinked - node) * bump(other, *band)
+    check = check_sparse_grid_levels(f, d=2, levels=list(range(3, 11)))
+    assert check.verdict == "FAILED"
+
+
+@pytest.mark.slow
+def test_linf_in_class_target_is_never_failed_across_seeds():
+    """Finding 5: C^2 profiles times cubics; the refined L_inf errors agree across seeds (ratios to 2%)."""
+    def g(x):
+        return torch.relu(x[:, 0] - 0.67).pow(3) * (1 - x[:, 0]) / 0.0044 * 4 * x[:, 1] * (1 - x[:, 1]) * (0.5 + x[:, 1])
+    last = []
+    for seed in range(10):
+        check = check_sparse_grid_levels(g, d=2, levels=default_levels(2), norm="Linf", seed=seed)
+        assert check.verdict in ("PASSED", "INCONCLUSIVE"), (seed, check.notes["ratios per level"])
+        last.append(check.notes["ratios per level"][-1])
+    assert max(last) <= 1.02 * min(last)
