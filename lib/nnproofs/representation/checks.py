@@ -15,7 +15,7 @@ from ..validate import int_at_least, nonnegative_int, positive_int, positive_rea
 from . import symbolic as sym
 from .moments import MOMENT_RTOL
 from .quadrature import funk_hecke_eigenvalue
-from .sampling import SharpenedRepresentation, explicit_representation, explicit_sphere_representation, sharpened_representation
+from .sampling import KERNELS, SharpenedRepresentation, explicit_representation, explicit_sphere_representation, sharpened_representation
 
 SLOPE_SE_MULTIPLE = 4.0  # RMS slope −1/2 ± 4 standard errors, the standard error propagated from the replicates'
 #   spread of the MSE at each n (a 4-point fit's residual standard error has 2 degrees of freedom; the replicates
@@ -434,6 +434,55 @@ def check_fischer_identity(polys: Sequence, variables, *, sigma: float = 1.0,
         xs, values, expected=0.0, tolerance=0.0, sense="<=", measured=worst,
         quantity="largest relative deviation (exact arithmetic)",
         notes={"parts compared": len(values)},
+    )
+
+
+def check_explicit_kernel_bound(polys: Sequence, variables, *, sigma: float = 1.0,
+                                kernel: str | Callable = "explicit") -> RateCheck:
+    """``prop-explicit-bound``, exactly: for every homogeneous part :math:`f_k` (:math:`k \\ge 2`) of every polynomial in
+    ``polys``, the kernel :math:`h` of ``kernel`` (:data:`KERNELS`; default the Gaussian explicit
+    :math:`g_k = k!\\sigma^{2k}T_\\mu^{-1}f_k`) and :math:`q_k = e^{-\\sigma^2\\Delta/2}f_k` satisfy
+    :math:`E[\\langle x, W\\rangle^k(q_k - h)(W)] \\equiv 0` in :math:`x` (:math:`q_k - h` is :math:`L^2(N(0,\\sigma^2I))`-orthogonal to
+    every homogeneous polynomial of degree :math:`k`, :func:`representation_symbolic.ridge_moment`) and
+    :math:`E[q_k^2] = E[h^2] + E[(q_k - h)^2]`; hence :math:`E[h^2] \\le E[q_k^2] = \\sigma^{2k}\\|f_k\\|_F^2`.
+
+    Measured: the largest :math:`E[h(W)^2]/(\\sigma^{2k}\\|f_k\\|_F^2)`, required :math:`\\le 1`; both identities are
+    requirements (exact rationals, :func:`representation_symbolic.gaussian_inner`). A kernel that does not represent
+    :math:`f_k` (the controls ``"unsharpened"``, ``"forward heat"``) fails the orthogonality. Log-log data: the ratio
+    against the part index. Budget: the parts' Gaussian inner products, about (terms of :math:`h`)·(terms of
+    :math:`q_k`) per part, within :func:`nnproofs.budget.work`."""
+    variables = sym.check_variables(variables)
+    if isinstance(polys, (str, bytes)) or not isinstance(polys, Sequence) or not polys:
+        raise TypeError(f"polys must be a non-empty sequence of sympy polynomials, got {polys!r}")
+    if not callable(kernel) and (kernel not in KERNELS or kernel == "explicit sphere"):
+        raise ValueError(f"kernel must be one of {tuple(k for k in KERNELS if k != 'explicit sphere')} (Gaussian"
+                         f" weights) or a callable (f_k, variables, k, σ²) -> h, got {kernel!r}")
+    name, kernel = (kernel, KERNELS[kernel]) if isinstance(kernel, str) else (getattr(kernel, "__name__", "given"), kernel)
+    s = sympy.nsimplify(positive_real("sigma", sigma))
+    ratios, orthogonal, pythagoras = [], True, True
+    for poly in polys:
+        for k, part in sym.homogeneous_parts(poly, variables).items():
+            if k < 2:
+                continue
+            q = sym.sharpen(part, variables, s)
+            h = sympy.expand(kernel(part, variables, k, s**2))
+            gap = sympy.expand(q - h)
+            orthogonal &= sympy.expand(sym.ridge_moment(gap, variables, k, s)) == 0
+            q2, h2 = sym.gaussian_inner(q, q, variables, s), sym.gaussian_inner(h, h, variables, s)
+            pythagoras &= sympy.simplify(q2 - h2 - sym.gaussian_inner(gap, gap, variables, s)) == 0
+            ratios.append(float(h2 / (s ** (2 * k) * sym.fischer_inner(part, part, variables))))
+    if not ratios:
+        raise ValueError("polys have no homogeneous part of degree >= 2: for k = 1 every kernel is f_1")
+    xs = [float(i + 1) for i in range(len(ratios))]
+    if len(xs) < 2:
+        xs, ratios = [1.0, 2.0], ratios * 2
+    return rate_check(
+        f"the {name} kernel h against the sharpened q_k (Gaussian weights, σ = {float(s):g}): E[h²] <= σ^(2k)‖f_k‖_F²",
+        xs, ratios, expected=1.0, tolerance=0.0, sense="<=", measured=max(ratios),
+        quantity="largest E[h(W)²] / (σ^(2k)‖f_k‖_F²) (exact)",
+        requirements={"q_k − h ⟂ every homogeneous polynomial of degree k (exact)": bool(orthogonal),
+                      "E[q_k²] = E[h²] + E[(q_k − h)²] (exact)": bool(pythagoras)},
+        notes={"parts compared": len(ratios), "E[h²] / E[q_k²]": ratios},
     )
 
 
