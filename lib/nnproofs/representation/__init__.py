@@ -34,6 +34,7 @@ from .checks import (
     TAIL_MEDIAN_MIN,
     UNBIASED_MIN_REPLICATES,
     UNBIASED_MIN_WIDTH,
+    UNBIASED_MAX_POOLED_WIDTH,
     Z_SQUARE_MAX,
     check_dimension_stability,
     check_eigenvalues,
@@ -42,6 +43,7 @@ from .checks import (
     check_monte_carlo_rate,
     check_unbiasedness,
     compare_constants,
+    heavy_tail,
 )
 from .claims import CHAPTER
 from .controls import bias_sign_control, forward_heat_control, mean_scaled_control, unsharpened_control
@@ -79,13 +81,13 @@ from .targets import (
 __all__ = [
     "BETA_OVER_SIGMA", "CHAPTER", "DETECTION_LIMIT", "DETECTION_RESOLUTIONS", "FAILURE_MAX_RESOLUTION", "KERNELS",
     "NEAR_MISS_SCALE", "POOLED_RATIO_MAX", "RATE_MIN_REPLICATES", "RATIO_MAX", "RATIO_MIN_N", "SLOPE_SE_MULTIPLE",
-    "TAIL_MEDIAN_MIN", "UNBIASED_MIN_REPLICATES", "UNBIASED_MIN_WIDTH", "Z_SQUARE_MAX", "SharpenedRepresentation",
+    "TAIL_MEDIAN_MIN", "UNBIASED_MIN_REPLICATES", "UNBIASED_MIN_WIDTH", "UNBIASED_MAX_POOLED_WIDTH", "Z_SQUARE_MAX", "SharpenedRepresentation",
     "bias_sign_control", "check_dimension_stability", "check_eigenvalues",
     "check_explicit_kernel_bound", "check_fischer_identity",
     "check_monte_carlo_rate", "check_unbiasedness", "claims", "compare_constants", "default_comparison_dimensions",
     "default_dimension", "default_dimensions", "default_ns", "default_replicates", "default_target",
     "default_unbiasedness_sizes", "dimension_free_constant", "dimension_free_limit", "explicit_representation",
-    "explicit_sphere_representation", "fischer_norm", "forward_heat_control", "funk_hecke_eigenvalue",
+    "explicit_sphere_representation", "fischer_norm", "forward_heat_control", "funk_hecke_eigenvalue", "heavy_tail",
     "mean_scaled_control", "neurons", "radial_second_moment", "relu_square_integral", "representation_quadrature",
     "ridge_polynomial", "sharpened_representation", "sphere_weight_moment", "squared_norm_target", "symbolic",
     "unsharpened_control",

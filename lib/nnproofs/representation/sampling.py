@@ -244,6 +244,11 @@ class SharpenedRepresentation:
         """:math:`B = \\sum_k \\sqrt{M_k}`: some width-``n`` network has :math:`\\|f_n - f\\|_{L^2(D)} \\le B/\\sqrt n`."""
         return sum(math.sqrt(v) for v in self.second_moments(input_law(inputs)).values())
 
+    def centred_target(self, x: torch.Tensor) -> torch.Tensor:
+        """:math:`f(x) - f_0` on a ``(N, d)`` tensor, without the constant term (exact polynomial evaluation in float64):
+        the checks compare it with :math:`f_n - f_0`, so that a constant of :math:`10^{16}` costs no digits."""
+        return _TorchPolynomial(sympy.Poly(sum(self.parts.values(), sympy.Integer(0)), *self.variables))(x)
+
     def target(self, x: torch.Tensor) -> torch.Tensor:
         """:math:`f(x)` on a ``(N, d)`` tensor (exact polynomial evaluation in float64)."""
         poly = sympy.Poly(sum(self.parts.values(), sympy.Integer(0)) + self.constant, *self.variables)
