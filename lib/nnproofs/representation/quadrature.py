@@ -10,9 +10,12 @@ import numpy as np
 import sympy
 from scipy import integrate, special
 
+from .. import budget
 from ..validate import finite_real, int_at_least, positive_real
 from . import symbolic as sym
 from .sampling import KERNELS
+
+FUNK_HECKE_MAX_DEGREE = 400  # k + j of funk_hecke_eigenvalue: exact rationals of degree 400 take about 0.1 s
 
 def representation_quadrature(poly, variables, point: Sequence[float], *, sigma: float = 1.0,
                               kernel: str = "sharpened") -> float:
@@ -64,29 +67,34 @@ def representation_quadrature(poly, variables, point: Sequence[float], *, sigma:
     return total
 
 
-def funk_hecke_eigenvalue(k: int, j: int, d: int, *, zonal: str = "chebyshev") -> float:
+def funk_hecke_eigenvalue(k: int, j: int, d: int, *, zonal: str = "chebyshev") -> sympy.Rational:
     """:math:`\\lambda_{k,j}` of the sphere law by the Funk–Hecke integral
-    :math:`c_d\\int_{-1}^1 t^k P_{j,d}(t)(1-t^2)^{(d-3)/2}dt`, :math:`c_d = \\Gamma(d/2)/(\\sqrt\\pi\\,\\Gamma((d-1)/2))`,
-    :math:`P_{j,d} = C_j^{(d-2)/2}/C_j^{(d-2)/2}(1)`. At :math:`d = 2` the Gegenbauer parameter is 0 and the normalised
-    limit is Chebyshev :math:`T_j` (``zonal="chebyshev"``); ``zonal="gegenbauer"`` evaluates the Gegenbauer formula
-    as written (the *trap*: scipy returns :math:`C_j^{(0)} \\equiv 0`, so :math:`0/0`)."""
+    :math:`c_d\\int_{-1}^1 t^k P_{j,d}(t)(1-t^2)^{(d-3)/2}dt`, integrated exactly: with :math:`P_{j,d}(t) = \\sum_m a_mt^m`
+    (rational :math:`a_m`), the integral is :math:`\\sum_m a_m E[\\tau^{k+m}]`, :math:`\\tau` one coordinate of
+    :math:`U(S^{d-1})`, :math:`E\\tau^{2p} = (2p-1)!!/(d(d+2)\\cdots(d+2p-2))`; an exact rational, independent of the
+    Gamma ratio of ``thm-spectrum``. :math:`P_{j,d} = C_j^{(d-2)/2}/C_j^{(d-2)/2}(1)`; at :math:`d = 2` the Gegenbauer
+    parameter is 0 and the normalised limit is Chebyshev :math:`T_j` (``zonal="chebyshev"``); ``zonal="gegenbauer"``
+    evaluates the Gegenbauer formula as written, and at :math:`d = 2`, :math:`j \\ge 1` raises a ValueError naming
+    ``zonal`` (the *trap*: :math:`C_j^{(0)} \\equiv 0`, so :math:`0/0`). Budget: :math:`k + j \\le` ``FUNK_HECKE_MAX_DEGREE``."""
     k, j = sym.eigenvalue_indices(k, j)
     d = int_at_least("d", d, 2)
     if zonal not in ("chebyshev", "gegenbauer"):
         raise ValueError(f"zonal must be 'chebyshev' or 'gegenbauer', got {zonal!r}")
-    alpha = (d - 2) / 2
+    if k + j > FUNK_HECKE_MAX_DEGREE:
+        raise ValueError(f"k + j must be <= {FUNK_HECKE_MAX_DEGREE} (exact rational arithmetic of degree k + j), got"
+                         f" k={k}, j={j}")
+    t = sympy.Symbol("t", real=True)
     if d == 2 and zonal == "chebyshev":
-        def zonal_poly(t):
-            return special.eval_chebyt(j, t)
+        zonal_poly = sympy.chebyshevt(j, t)
     else:
-        at_one = float(special.eval_gegenbauer(j, alpha, 1.0))
-        if at_one == 0.0:  # the trap: C_j^(0) ≡ 0 for j >= 1, so P_(j,2) = 0/0
-            return math.nan
-
-        def zonal_poly(t):
-            return special.eval_gegenbauer(j, alpha, t) / at_one
-    c_d = math.gamma(d / 2) / (math.sqrt(math.pi) * math.gamma((d - 1) / 2))
-    exponent = (d - 3) / 2
-    value = integrate.quad(lambda t: t**k * zonal_poly(t), -1, 1, weight="alg", wvar=(exponent, exponent),
-                           epsabs=0, epsrel=1e-13, limit=200)[0]
-    return c_d * value
+        alpha = sympy.Rational(d - 2, 2)
+        at_one = sympy.gegenbauer(j, alpha, 1)
+        if at_one == 0:
+            raise ValueError(f"zonal='gegenbauer' is undefined at d = 2, j = {j}: C_j^(0) ≡ 0, so P_(j,2) = 0/0 (use"
+                             " zonal='chebyshev', the normalised limit)")
+        zonal_poly = sympy.gegenbauer(j, alpha, t) / at_one
+    total = sympy.Integer(0)
+    for (m,), a in sympy.Poly(sympy.expand(t**k * zonal_poly), t).terms():
+        if m % 2 == 0:
+            total += a * sympy.factorial2(m - 1) / sympy.Mul(*(sympy.Integer(d + 2 * i) for i in range(m // 2)))
+    return total
