@@ -12,9 +12,9 @@ import torch
 from .. import budget
 from ..measure import input_law, sample_inputs
 from ..rates import RateCheck, rate_check
-from ..validate import int_at_least, nonnegative_int, positive_int, positive_real
+from ..validate import as_finite_array, finite_real, int_at_least, nonnegative_int, positive_int, positive_real
 from . import symbolic as sym
-from .moments import MOMENT_RTOL
+from .moments import MOMENT_MAX_DIMENSION, MOMENT_RTOL, _scales
 from .quadrature import funk_hecke_eigenvalue
 from .sampling import KERNELS, SharpenedRepresentation, explicit_representation, explicit_sphere_representation, sharpened_representation
 
@@ -60,6 +60,7 @@ FAILURE_MAX_RESOLUTION = 0.05  # check_unbiasedness: up to this r a failure (mea
 #   and pooled ratio <= 2.12 at r = 0.025-0.050 (the chapter's target, widths 10^4 and 2500; other targets at
 #   r = 0.026, 0.048), but above 4 at r = 0.25 (degree-5 ridge in d = 3, pooled 4.21) and r = 0.33 (x1⁶ + x2² − 2x1x2:
 #   mean z² 7.93)
+MAX_DIMENSIONS = 32  # entries of ds in check_dimension_stability and compare_constants
 UNBIASED_MAX_POOLED_WIDTH = 4_000_000  # check_unbiasedness: the budget of pooled neurons (replicates × width) at ci,
 #   times nnproofs.budget.factor(); ordinary targets need 0.6-1.5 million for 4r <= 0.1 (P/‖f − f_0‖² of 400-930:
 #   ridge polynomials of degrees 1-5 in d = 2..7), about 2 s of one core per million
@@ -84,7 +85,11 @@ def _built(build, poly, variables, sigma, inputs) -> SharpenedRepresentation:
     """``build(poly, variables, sigma=sigma, inputs=inputs)``, else a TypeError naming ``build``."""
     if not callable(build):
         raise TypeError(f"build must be a callable like sharpened_representation, got {type(build).__name__}")
-    rep = build(poly, variables, sigma=sigma, inputs=inputs)
+    try:
+        rep = build(poly, variables, sigma=sigma, inputs=inputs)
+    except (TypeError, ValueError, ArithmeticError) as error:
+        kind = ValueError if isinstance(error, (ValueError, ArithmeticError)) else TypeError
+        raise kind(f"build({getattr(build, '__name__', 'build')}) refused poly/sigma/inputs: {error}") from error
     if not isinstance(rep, SharpenedRepresentation):
         raise TypeError(f"build must return a SharpenedRepresentation, got {type(rep).__name__}")
     return rep
@@ -110,6 +115,18 @@ def heavy_tail(draws: Sequence[Sequence[float]], predictions: Sequence[float], *
     sample without the rare draws looks biased), or (c) one draw exceeds the sum of all the others at some width (the
     failing mean is that draw). :func:`check_monte_carlo_rate` and :func:`check_unbiasedness` apply it before a
     verdict counts; a bias raises every draw and trips none of the readings."""
+    if isinstance(draws, (str, bytes)) or not isinstance(draws, Sequence) or not draws:
+        raise TypeError(f"draws must be a non-empty sequence of sequences of MSEs, got {draws!r}")
+    if isinstance(predictions, (str, bytes)) or not isinstance(predictions, Sequence) or len(predictions) != len(draws):
+        raise TypeError(f"predictions must be a sequence of {len(draws)} predicted MSEs (one per row of draws), got"
+                        f" {predictions!r}")
+    if not isinstance(failed, bool):
+        raise TypeError(f"failed must be a bool, got {failed!r}")
+    draws = [as_finite_array(f"draws[{i}]", row, positive=False) for i, row in enumerate(draws)]
+    for i, row in enumerate(draws):
+        if (row < 0).any():
+            raise ValueError(f"draws[{i}] must hold MSEs >= 0, got {row.tolist()}")
+    predictions = [positive_real(f"predictions[{i}]", p) for i, p in enumerate(predictions)]
     medians = [float(np.median(row)) / p for row, p in zip(draws, predictions)]
     if max(medians) < TAIL_MEDIAN_MIN:
         return (f"heavy tail: the median MSE/prediction of one network is below {TAIL_MEDIAN_MIN:g} at every width (at"
@@ -118,19 +135,43 @@ def heavy_tail(draws: Sequence[Sequence[float]], predictions: Sequence[float], *
         return (f"heavy tail: the median MSE/prediction of one network is below {FAILURE_MEDIAN_MIN:g} at every width"
                 f" (at most {max(medians):.2g}): typical draws carry less than half the predicted error, so a failure"
                 " cannot be told from a sample that missed the rare large draws")
-    shares = [max(row) / sum(row) for row in draws if sum(row) > 0]
+    shares = [float(row.max() / row.sum()) for row in draws if row.sum() > 0]
     if failed and shares and max(shares) > 0.5:
         return (f"heavy tail: one network's MSE exceeds the sum of all the others' ({max(shares):.0%} of the total), so"
                 " the failing mean is that one draw")
     return ""
 
 
+def _sigma(sigma) -> float:
+    """``sigma`` validated as in the builds (:func:`moments._scales`): a float in ``SCALE_RANGE``."""
+    return _scales(sigma, None)[0]
+
+
+def _dimensions(ds) -> list[int]:
+    """``ds`` validated before any target is built: at most ``MAX_DIMENSIONS`` entries, each in
+    1..``MOMENT_MAX_DIMENSION`` (the second moments' quadrature), else a named error."""
+    if len(ds) > MAX_DIMENSIONS:
+        raise ValueError(f"ds must hold at most {MAX_DIMENSIONS} dimensions (each builds a representation), got {len(ds)}")
+    ds = [positive_int(f"ds[{i}]", d) for i, d in enumerate(ds)]
+    for i, d in enumerate(ds):
+        if d > MOMENT_MAX_DIMENSION:
+            raise ValueError(f"ds[{i}] must be <= {MOMENT_MAX_DIMENSION} (the second moments' quadrature), got {d}")
+    return ds
+
+
 def _target_at(target, d: int) -> tuple:
     """``target(d)``, checked to be ``(poly, variables)`` with ``d`` variables."""
-    out = target(d)
+    try:
+        out = target(d)
+    except (TypeError, ValueError, ArithmeticError) as error:
+        raise ValueError(f"target({d}) raised {type(error).__name__}: {error}") from error
     if not (isinstance(out, tuple) and len(out) == 2):
         raise TypeError(f"target must return a pair (poly, variables), got {type(out).__name__} for d = {d}")
-    variables = sym.check_variables(out[1])
+    try:
+        variables = sym.check_variables(out[1])
+        sym.as_poly(out[0], variables)
+    except (TypeError, ValueError) as error:
+        raise TypeError(f"target({d}) must return (a polynomial, its variables): {error}") from error
     if len(variables) != d:
         raise ValueError(f"target({d}) must return {d} variables, got {len(variables)}: {[str(v) for v in variables]}")
     return out[0], variables
@@ -184,6 +225,8 @@ def check_monte_carlo_rate(
     """
     if isinstance(ns, (str, bytes)) or not isinstance(ns, Sequence):
         raise TypeError(f"ns must be a sequence of ints, got {type(ns).__name__}")
+    if len(ns) > MAX_DIMENSIONS:
+        raise ValueError(f"ns must hold at most {MAX_DIMENSIONS} widths, got {len(ns)}")
     ns = [positive_int(f"ns[{i}]", n) for i, n in enumerate(ns)]
     if len(set(ns)) < 2:
         raise ValueError(f"ns needs at least two distinct widths to fit a rate, got {ns}")
@@ -198,7 +241,10 @@ def check_monte_carlo_rate(
         raise ValueError(f"replicates must be >= {RATE_MIN_REPLICATES} (the slope's standard error is estimated from the"
                          f" replicates' spread), got {replicates}")
     test_points = positive_int("test_points", test_points)
-    if len(sym.check_variables(variables)) == 1:
+    d = len(sym.check_variables(variables))
+    budget.refuse_beyond("ns × replicates × test_points", (sum(ns), replicates, test_points),
+                         cost=sum(ns) * replicates * (test_points + d) * d, limit=budget.work(), unit="multiply-adds")
+    if d == 1:
         raise ValueError(
             "check_monte_carlo_rate needs d >= 2: in d = 1 every neuron's kink lies on the one line of the inputs, so a rare"
             " neuron with a huge output weight u ∝ exp(S²/(2β²)) moves the error at every test point at once, and at widths"
@@ -307,9 +353,9 @@ def check_unbiasedness(
                          " the points near 0 are reached by no neuron (every bias −S < 0 and ⟨W, x⟩ = Wx is small), so"
                          " all replicates have the same error there and z = ±∞")
     limit = budget.work()
-    for name, value in (("replicates", replicates), ("test_points", test_points), ("width", width)):
-        budget.refuse_beyond(name, value, cost=replicates * (width or UNBIASED_MIN_WIDTH) * (test_points + d) * d,
-                             limit=limit, unit="multiply-adds")
+    budget.refuse_beyond("replicates × width × test_points", (replicates, width, test_points),
+                         cost=replicates * (width or UNBIASED_MIN_WIDTH) * (test_points + d) * d, limit=limit,
+                         unit="multiply-adds")
     rep, g, x, fx = _representation_and_test_points(poly, variables, sigma, inputs, build, seed, test_points)
     per_neuron, variance = rep.predicted_mse(1, inputs), rep.target_variance(inputs)
     pooled_max = int(UNBIASED_MAX_POOLED_WIDTH * budget.factor())
@@ -322,8 +368,8 @@ def check_unbiasedness(
             beyond = (f"the width {needed} needed for 4r <= {DETECTION_LIMIT:g} ({replicates} replicates) is beyond the"
                       f" budget of {pooled_max:.3g} pooled neurons (UNBIASED_MAX_POOLED_WIDTH × BOOK_BUDGET_FACTOR"
                       f" {budget.factor():g})")
-        budget.refuse_beyond("width", width, cost=replicates * width * (test_points + d) * d, limit=limit,
-                             unit="multiply-adds")
+        budget.refuse_beyond("replicates × width × test_points (the chosen width)", (replicates, width, test_points),
+                             cost=replicates * width * (test_points + d) * d, limit=limit, unit="multiply-adds")
     errors = torch.empty(replicates, test_points, dtype=torch.float64, device=rep.device)
     worst_bias = -math.inf
     for r in range(replicates):
@@ -398,10 +444,13 @@ def check_dimension_stability(
         raise TypeError(f"target must be a callable d -> (poly, variables), got {type(target).__name__}")
     if isinstance(ds, (str, bytes)) or not isinstance(ds, Sequence):
         raise TypeError(f"ds must be a sequence of ints, got {type(ds).__name__}")
-    ds = [positive_int(f"ds[{i}]", d) for i, d in enumerate(ds)]
+    ds = _dimensions(ds)
     if len(set(ds)) < 2 or ds != sorted(ds):
         raise ValueError(f"ds must be increasing with at least two dimensions, got {ds}")
     input_law(inputs)
+    slope_tolerance = finite_real("slope_tolerance", slope_tolerance)
+    if slope_tolerance < 0:
+        raise ValueError(f"slope_tolerance must be >= 0, got {slope_tolerance!r}")
     build = sharpened_representation if build is None else build
     ratios: dict[int, list[float]] = {}
     bounds, ceilings_hold, represents = [], True, True
@@ -437,13 +486,13 @@ def check_eigenvalues(ds: Sequence[int], k_max: int, *, zonal: str = "chebyshev"
     Budget: about ``len(ds)`` · ``k_max``:sup:`4` / 8 rational operations within ``EIGEN_MAX_WORK``."""
     if isinstance(ds, (str, bytes)) or not isinstance(ds, Sequence) or not ds:
         raise TypeError(f"ds must be a non-empty sequence of ints >= 2, got {ds!r}")
-    ds = [int_at_least(f"ds[{i}]", d, 2) for i, d in enumerate(ds)]
     k_max = positive_int("k_max", k_max)
     if k_max < 2:
         raise ValueError(f"k_max must be >= 2 to reach a non-trivial decomposition, got {k_max}")
-    for name, value in (("ds", ds), ("k_max", k_max)):
-        budget.refuse_beyond(name, value, cost=len(ds) * k_max**4 / 8, limit=EIGEN_MAX_WORK * budget.factor(),
-                             unit="rational operations")
+    limit = EIGEN_MAX_WORK * budget.factor()
+    budget.refuse_beyond("k_max", k_max, cost=k_max**4 / 8, limit=limit, unit="rational operations")
+    budget.refuse_beyond("ds", ds, cost=len(ds) * k_max**4 / 8, limit=limit, unit="rational operations")
+    ds = [int_at_least(f"ds[{i}]", d, 2) for i, d in enumerate(ds)]
     worst, defined, rows = sympy.Integer(0), True, []
     for d in ds:
         for k in range(k_max + 1):
@@ -479,13 +528,20 @@ def check_fischer_identity(polys: Sequence, variables, *, sigma: float = 1.0,
     variables = sym.check_variables(variables)
     if isinstance(polys, (str, bytes)) or not isinstance(polys, Sequence) or not polys:
         raise TypeError(f"polys must be a non-empty sequence of sympy polynomials, got {polys!r}")
-    s = sympy.nsimplify(positive_real("sigma", sigma))
+    if not callable(inner):
+        raise TypeError(f"inner must be a callable (p, q, variables) -> number, got {type(inner).__name__}")
+    s = sympy.nsimplify(_sigma(sigma))
     worst, values = 0.0, []
     for poly in polys:
         for k, part in sym.homogeneous_parts(poly, variables).items():
             q = sym.sharpen(part, variables, s)
             lhs = sym.expectation(q**2, variables, "gaussian", s)
-            rhs = s ** (2 * k) * inner(part, part, variables)
+            try:
+                rhs = s ** (2 * k) * sympy.sympify(inner(part, part, variables), strict=True)
+            except (TypeError, ValueError, ArithmeticError) as error:
+                raise TypeError(f"inner must return a real number for the part of degree {k}: {error}") from error
+            if not (rhs.is_number and rhs.is_real and rhs.is_finite):
+                raise TypeError(f"inner must return a real number, got {rhs!r} for the part of degree {k}")
             worst = max(worst, float(abs(lhs - rhs) / abs(lhs)))
             values.append(float(lhs))
     if not values:
@@ -518,11 +574,11 @@ def check_explicit_kernel_bound(polys: Sequence, variables, *, sigma: float = 1.
     variables = sym.check_variables(variables)
     if isinstance(polys, (str, bytes)) or not isinstance(polys, Sequence) or not polys:
         raise TypeError(f"polys must be a non-empty sequence of sympy polynomials, got {polys!r}")
-    if not callable(kernel) and (kernel not in KERNELS or kernel == "explicit sphere"):
+    if not callable(kernel) and (not isinstance(kernel, str) or kernel not in KERNELS or kernel == "explicit sphere"):
         raise ValueError(f"kernel must be one of {tuple(k for k in KERNELS if k != 'explicit sphere')} (Gaussian"
                          f" weights) or a callable (f_k, variables, k, σ²) -> h, got {kernel!r}")
     name, kernel = (kernel, KERNELS[kernel]) if isinstance(kernel, str) else (getattr(kernel, "__name__", "given"), kernel)
-    s = sympy.nsimplify(positive_real("sigma", sigma))
+    s = sympy.nsimplify(_sigma(sigma))
     ratios, orthogonal, pythagoras = [], True, True
     for poly in polys:
         for k, part in sym.homogeneous_parts(poly, variables).items():
@@ -566,7 +622,7 @@ def compare_constants(target: Callable[[int], tuple], ds: Sequence[int], *, inpu
         raise TypeError(f"target must be a callable d -> (poly, variables), got {type(target).__name__}")
     if isinstance(ds, (str, bytes)) or not isinstance(ds, Sequence):
         raise TypeError(f"ds must be a sequence of ints, got {type(ds).__name__}")
-    ds = [positive_int(f"ds[{i}]", d) for i, d in enumerate(ds)]
+    ds = _dimensions(ds)
     if len(set(ds)) < 2:
         raise ValueError(f"ds must hold at least two distinct dimensions, got {ds}")
     input_law(inputs)

@@ -13,8 +13,11 @@ from scipy import integrate, special
 from .. import budget
 from ..validate import finite_real, int_at_least, positive_real
 from . import symbolic as sym
+from .moments import _scales
 from .sampling import KERNELS
 
+QUADRATURE_MAX_NODES = 5e5  # representation_quadrature: (deg/2 + 2)^(d-1) nodes × parts; 4^8 × 4 = 2.6e5 (d = 9) took
+#   105 s on a machine loaded fivefold (about 25 s alone); 4^9 × 4 (d = 10) took 28 s alone
 FUNK_HECKE_MAX_DEGREE = 400  # k + j of funk_hecke_eigenvalue: exact rationals of degree 400 take about 0.1 s
 
 def representation_quadrature(poly, variables, point: Sequence[float], *, sigma: float = 1.0,
@@ -25,16 +28,21 @@ def representation_quadrature(poly, variables, point: Sequence[float], *, sigma:
     :math:`W = \\sigma Q z` with :math:`Q` orthogonal and :math:`Qe_1 = x/|x|`, so :math:`\\langle W, x\\rangle = \\sigma|x|z_1`:
     Gauss–Hermite in :math:`z_2, \\dots, z_d` (exact for these polynomial degrees), QUADPACK in :math:`z_1 > 0`
     and in :math:`s`. Independent of the sampling code; used to check exactness to :math:`10^{-8}`. ``kernel`` names
-    the :math:`q_k` of :data:`KERNELS` (``"explicit"``: ``thm-explicit``).
+    the :math:`q_k` of :data:`KERNELS` (``"explicit"``: ``thm-explicit``). Budget: :math:`(\\deg/2 + 2)^{d-1}` nodes
+    times the number of parts within ``QUADRATURE_MAX_NODES`` × :func:`nnproofs.budget.factor`.
     """
-    if kernel not in KERNELS:
+    if not isinstance(kernel, str) or kernel not in KERNELS:
         raise ValueError(f"kernel must be one of {tuple(KERNELS)}, got {kernel!r}")
     variables = sym.check_variables(variables)
+    if isinstance(point, (str, bytes)) or not isinstance(point, Sequence) or len(point) != len(variables):
+        raise ValueError(f"point must be a sequence of {len(variables)} coordinates (one per variable), got {point!r}")
     x = np.asarray([finite_real(f"point[{i}]", v) for i, v in enumerate(point)], dtype=np.float64)
-    if x.size != len(variables):
-        raise ValueError(f"point must have {len(variables)} coordinates (one per variable), got {x.size}")
-    sigma = positive_real("sigma", sigma)
+    sigma = _scales(sigma, None)[0]
     parts = sym.homogeneous_parts(poly, variables)
+    nodes = max(parts, default=0) // 2 + 2
+    for name, value in (("variables", f"{len(variables)} symbols"), ("poly", poly)):
+        budget.refuse_beyond(name, value, cost=nodes ** (len(variables) - 1) * len(parts),
+                             limit=QUADRATURE_MAX_NODES * budget.factor(), unit="Gauss–Hermite nodes × parts")
     total = float(parts.pop(0, 0))
     radius, d = float(np.linalg.norm(x)), x.size
     if radius == 0.0:
