@@ -3,8 +3,6 @@
 import sympy
 import torch
 
-from nnproofs import representation
-
 X = sympy.symbols("x1:4", real=True)
 POLY = X[0] ** 2 * X[1] - X[2] / 2 + 1  # degrees 1 and 3, d = 3
 SMALL = X[0] * X[1] + X[1] / 2  # degrees 1 and 2

@@ -18,7 +18,12 @@ from .checks import (
     check_unbiasedness,
     compare_constants,
 )
-from .controls import bias_sign_control, forward_heat_control, mean_scaled_control, unsharpened_control
+from .controls import (
+    bias_sign_control,
+    forward_heat_control,
+    mean_scaled_control,
+    unsharpened_control,
+)
 from .neurons import (
     DIMENSION,
     check_comparison,
@@ -28,7 +33,12 @@ from .neurons import (
     fresh_initialisation_control,
     nonpositive_bias_network,
 )
-from .sampling import KERNELS, explicit_representation, explicit_sphere_representation, sharpened_representation
+from .sampling import (
+    KERNELS,
+    explicit_representation,
+    explicit_sphere_representation,
+    sharpened_representation,
+)
 from .targets import (
     NEAR_MISS_SCALE,
     _fischer_examples,

@@ -55,13 +55,15 @@ def relu_square_integral(k: int, t: torch.Tensor, beta: float) -> torch.Tensor:
     ``t`` a float64 tensor of finite values; a value that leaves float64 is a ValueError naming ``t``."""
     k = positive_int("k", k)
     beta = positive_real("beta", beta)
-    if not isinstance(t, torch.Tensor) or t.dtype != torch.float64 or t.dim() != 1:
-        raise TypeError(f"t must be a one-dimensional float64 tensor, got {type(t).__name__}"
-                        f" {getattr(t, 'dtype', '')} {tuple(getattr(t, 'shape', ()))}")
+    if not isinstance(t, torch.Tensor) or t.dtype != torch.float64 or t.dim() != 1 or t.device.type not in ("cpu", "cuda"):
+        raise TypeError(f"t must be a one-dimensional float64 tensor on the CPU or a GPU, got {type(t).__name__}"
+                        f" {getattr(t, 'dtype', '')} {tuple(getattr(t, 'shape', ()))} {getattr(t, 'device', '')}")
     if k > MAX_DEGREE:
         raise ValueError(f"k must be <= {MAX_DEGREE}, got {k}")
-    budget.refuse_beyond("t", f"{t.numel()} values", cost=t.numel() * QUAD_NODES, limit=budget.memory() / 8,
-                         unit="float64 numbers")
+    if not 1 / SCALE_RANGE[1] <= beta <= SCALE_RANGE[1]:
+        raise ValueError(f"beta must lie in [{1 / SCALE_RANGE[1]:g}, {SCALE_RANGE[1]:g}], got {beta!r}")
+    budget.refuse_beyond("t", f"{t.numel()} values", cost=t.numel() * QUAD_NODES * 8 * 4, limit=budget.memory(),
+                         unit="bytes (four tables of len(t) × QUAD_NODES float64 numbers)")
     if not bool(torch.isfinite(t).all()):
         raise ValueError("t must be finite, got a tensor with NaN or infinite entries")
     tp = t.clamp(min=0)

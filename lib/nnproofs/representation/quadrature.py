@@ -8,10 +8,10 @@ from collections.abc import Sequence
 
 import numpy as np
 import sympy
-from scipy import integrate, special
+from scipy import integrate
 
 from .. import budget
-from ..validate import finite_real, int_at_least, positive_real
+from ..validate import finite_real, int_at_least
 from . import symbolic as sym
 from .moments import _scales
 from .sampling import KERNELS

@@ -32,6 +32,8 @@ from ..networks import relu_network
 from ..validate import finite_real, positive_int
 from . import symbolic as sym
 from .moments import (
+    MAX_DEGREE,
+    MOMENT_MAX_DIMENSION,
     _bias_normaliser,
     _scales,
     _sparse_square,
@@ -39,12 +41,11 @@ from .moments import (
     dimension_free_constant,
     dimension_free_limit,
     fischer_norm,
-    MAX_DEGREE,
-    MOMENT_MAX_DIMENSION,
     radial_second_moment,
     relu_square_integral,
     sphere_weight_moment,
 )
+
 
 class _TorchPolynomial:
     """A sympy polynomial evaluated on a ``(N, d)`` tensor, term by term (cheap for sparse polynomials in high d); the

@@ -8,12 +8,13 @@ from collections.abc import Sequence
 import numpy as np
 import sympy
 
-from .. import device as book_device
 from .. import budget
+from .. import device as book_device
 from ..validate import finite_real, nonnegative_int, positive_int
 from . import symbolic as sym
 from .moments import MAX_DEGREE, MOMENT_MAX_DIMENSION, fischer_norm
 from .sampling import SYMBOLIC_WORK
+
 
 def ridge_polynomial(variables, degrees: Sequence[int], *, terms: int = 3, constant: float = 0.5, seed: int = 0):
     """A test polynomial :math:`f_0 + \\sum_k f_k`, each :math:`f_k = c_k\\sum_{i\\le\\text{terms}} \\langle a_i, x\\rangle^k`
@@ -25,8 +26,8 @@ def ridge_polynomial(variables, degrees: Sequence[int], *, terms: int = 3, const
     if isinstance(degrees, (str, bytes)) or not isinstance(degrees, Sequence) or not 1 <= len(degrees) <= MAX_DEGREE:
         raise TypeError(f"degrees must be a sequence of 1..{MAX_DEGREE} ints, got {degrees!r}")
     degrees = [positive_int(f"degrees[{i}]", k) for i, k in enumerate(degrees)]
-    for name, value in (("terms", terms), ("degrees", degrees)):
-        budget.refuse_beyond(name, value, cost=terms * sum(math.comb(k + 2, 2) * k for k in degrees),
+    for name, value, count in (("degrees", degrees, 1), ("terms", terms, terms)):
+        budget.refuse_beyond(name, value, cost=count * sum(math.comb(k + 2, 2) * k for k in degrees),
                              limit=SYMBOLIC_WORK * budget.factor(), unit="term products")
     rng = np.random.default_rng(seed)
     d, f = len(variables), sympy.nsimplify(finite_real("constant", constant))
