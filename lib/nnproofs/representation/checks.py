@@ -157,6 +157,13 @@ def heavy_tail(draws: Sequence[Sequence[float]], predictions: Sequence[float], *
     return ""
 
 
+def _indexed(values: list[float]) -> tuple[list[float], list[float]]:
+    """``(1, 2, …)`` against ``values`` for the log-log data of an exact check (a single value doubled: a fit needs two)."""
+    if len(values) < 2:
+        values = values * 2
+    return [float(i + 1) for i in range(len(values))], values
+
+
 def _sampling_cost(width: int, networks: int, test_points: int, d: int) -> int:
     """Operations of sampling ``networks`` networks of width ``width`` and evaluating them (Python ints): per neuron and
     test point an affine map, a ReLU and an output weight (:math:`d + 3`), per neuron about ``SAMPLING_OPS`` per
@@ -562,9 +569,7 @@ def check_fischer_identity(polys: Sequence, variables, *, sigma: float = 1.0,
             values.append(float(lhs))
     if not values:
         raise ValueError("polys are all zero: there is no homogeneous part to compare")
-    xs = [float(i + 1) for i in range(len(values))]
-    if len(xs) < 2:
-        xs, values = [1.0, 2.0], values * 2
+    xs, values = _indexed(values)
     return rate_check(
         "Fischer norm = Gaussian L2 norm of the sharpened kernel: E[q_k(W)²] = σ^(2k)‖f_k‖_F²",
         xs, values, expected=0.0, tolerance=0.0, sense="<=", measured=worst,
@@ -609,9 +614,7 @@ def check_explicit_kernel_bound(polys: Sequence, variables, *, sigma: float = 1.
             ratios.append(float(h2 / (s ** (2 * k) * sym.fischer_inner(part, part, variables))))
     if not ratios:
         raise ValueError("polys have no homogeneous part of degree >= 2: for k = 1 every kernel is f_1")
-    xs = [float(i + 1) for i in range(len(ratios))]
-    if len(xs) < 2:
-        xs, ratios = [1.0, 2.0], ratios * 2
+    xs, ratios = _indexed(ratios)
     return rate_check(
         f"the {name} kernel h against the sharpened q_k (Gaussian weights, σ = {float(s):g}): E[h²] <= σ^(2k)‖f_k‖_F²",
         xs, ratios, expected=1.0, tolerance=0.0, sense="<=", measured=max(ratios),
