@@ -9,7 +9,9 @@ The public API, by the chapter's labels:
   :func:`explicit_sphere_representation` (:class:`SharpenedRepresentation`, module :mod:`.sampling`), checked by
   :func:`representation_quadrature`, :func:`check_fischer_identity` and :func:`check_eigenvalues`
   (:func:`funk_hecke_eigenvalue`);
-* ``thm-monte-carlo``: :func:`check_monte_carlo_rate`, :func:`check_unbiasedness`,
+* ``prop-explicit-bound`` (the Gaussian explicit kernel is the projection of the sharpened one):
+  :func:`check_explicit_kernel_bound`;
+* ``thm-monte-carlo``: :func:`check_monte_carlo_rate`, :func:`check_unbiasedness` (both read :func:`heavy_tail`),
   :func:`check_dimension_stability`, :func:`compare_constants`; the second moments of :mod:`.moments`
   (:func:`radial_second_moment`, :func:`sphere_weight_moment`, :func:`dimension_free_constant`,
   :func:`dimension_free_limit`);
