@@ -25,7 +25,9 @@ from .moments import MOMENT_MAX_DIMENSION, MOMENT_RTOL, _scales
 from .quadrature import funk_hecke_eigenvalue
 from .sampling import (
     KERNELS,
+    SYMBOLIC_WORK,
     SharpenedRepresentation,
+    _kernel_cost,
     explicit_representation,
     explicit_sphere_representation,
     sharpened_representation,
@@ -155,6 +157,13 @@ def heavy_tail(draws: Sequence[Sequence[float]], predictions: Sequence[float], *
         return (f"heavy tail: one network's MSE exceeds the sum of all the others' ({max(shares):.0%} of the total), so"
                 " the failing mean is that one draw")
     return ""
+
+
+def _refuse_symbolic(polys: Sequence, variables, kernel: str) -> None:
+    """The builds' budget (``SYMBOLIC_WORK`` kernel terms, :func:`sampling._kernel_cost`) for the kernels of
+    ``polys``, refused with a ValueError naming ``polys`` before any kernel is formed."""
+    cost = sum(_kernel_cost(sym.homogeneous_parts(p, variables), len(variables), kernel) for p in polys)
+    budget.refuse_beyond("polys", polys, cost=cost, limit=SYMBOLIC_WORK * budget.factor(), unit="kernel terms")
 
 
 def _indexed(values: list[float]) -> tuple[list[float], list[float]]:
@@ -354,8 +363,8 @@ def check_unbiasedness(
     :math:`4r > 0.1` gives INCONCLUSIVE for a pass; a failure is trusted only for :math:`r \\le`
     ``FAILURE_MAX_RESOLUTION`` and when the heavy-tail diagnostic (:func:`heavy_tail`, the one the rate check uses) is
     clear. Requirements on the sizes: ``width`` :math:`\\ge` ``UNBIASED_MIN_WIDTH``, ``replicates`` :math:`\\ge`
-    ``UNBIASED_MIN_REPLICATES``, :math:`d \\ge 2`. Budget: ``replicates`` × ``width`` × (``test_points`` + :math:`d`)
-    × :math:`d` multiply-adds within :func:`nnproofs.budget.work`. Calibration: the chapter's "How the checks decide".
+    ``UNBIASED_MIN_REPLICATES``, :math:`d \\ge 2`. Budget: ``UNBIASED_MAX_POOLED_WIDTH`` pooled neurons and
+    :func:`_sampling_cost` within :func:`nnproofs.budget.work`, both times :func:`nnproofs.budget.factor`. Calibration: the chapter's "How the checks decide".
     """
     replicates = positive_int("replicates", replicates)
     test_points = int_at_least("test_points", test_points, UNBIASEDNESS_MIN_POINTS)
@@ -462,6 +471,7 @@ def check_dimension_stability(
     (:func:`check_monte_carlo_rate`, :func:`check_unbiasedness`) refuse :math:`d = 1`, where their finite-sample
     statistics fail. In :math:`d = 1` the :math:`M_k` of all three representations agree with :math:`5\\cdot10^5`-sample
     Monte Carlo estimates on :math:`S^0` and on :math:`[-1, 1]` (largest deviation 3.0 standard errors, a test).
+    Budget: at most ``MAX_DIMENSIONS`` dimensions, each at most ``MOMENT_MAX_DIMENSION``, and each build's own.
     """
     if not callable(target):
         raise TypeError(f"target must be a callable d -> (poly, variables), got {type(target).__name__}")
@@ -554,6 +564,7 @@ def check_fischer_identity(polys: Sequence, variables, *, sigma: float = 1.0,
     if not callable(inner):
         raise TypeError(f"inner must be a callable (p, q, variables) -> number, got {type(inner).__name__}")
     s = sympy.nsimplify(_sigma(sigma))
+    _refuse_symbolic(polys, variables, "sharpened")
     worst, values = 0.0, []
     for poly in polys:
         for k, part in sym.homogeneous_parts(poly, variables).items():
@@ -590,8 +601,8 @@ def check_explicit_kernel_bound(polys: Sequence, variables, *, sigma: float = 1.
     Measured: the largest :math:`E[h(W)^2]/(\\sigma^{2k}\\|f_k\\|_F^2)`, required :math:`\\le 1`; both identities are
     requirements (exact rationals, :func:`representation_symbolic.gaussian_inner`). A kernel that does not represent
     :math:`f_k` (the controls ``"unsharpened"``, ``"forward heat"``) fails the orthogonality. Log-log data: the ratio
-    against the part index. Budget: the parts' Gaussian inner products, about (terms of :math:`h`)·(terms of
-    :math:`q_k`) per part, within :func:`nnproofs.budget.work`."""
+    against the part index. Budget: the kernels' terms (:func:`sampling._kernel_cost` of the explicit kernels, dense)
+    within ``SYMBOLIC_WORK`` × :func:`nnproofs.budget.factor`, as in the builds."""
     variables = sym.check_variables(variables)
     if isinstance(polys, (str, bytes)) or not isinstance(polys, Sequence) or not polys:
         raise TypeError(f"polys must be a non-empty sequence of sympy polynomials, got {polys!r}")
@@ -600,6 +611,7 @@ def check_explicit_kernel_bound(polys: Sequence, variables, *, sigma: float = 1.
                          f" weights) or a callable (f_k, variables, k, σ²) -> h, got {kernel!r}")
     name, kernel = (kernel, KERNELS[kernel]) if isinstance(kernel, str) else (getattr(kernel, "__name__", "given"), kernel)
     s = sympy.nsimplify(_sigma(sigma))
+    _refuse_symbolic(polys, variables, "explicit")
     ratios, orthogonal, pythagoras = [], True, True
     for poly in polys:
         for k, part in sym.homogeneous_parts(poly, variables).items():
@@ -635,7 +647,7 @@ def compare_constants(target: Callable[[int], tuple], ds: Sequence[int], *, inpu
     about this target, not a theorem). Log-log data: :math:`B_{\\rm explicit}` against :math:`d`. The notes also hold
     the constants of the explicit representation with weights on the sphere (:func:`explicit_sphere_representation`),
     which are not judged (``sigma`` applies to the Gaussian weights only: sphere weights have :math:`|W| = 1`), and the
-    number of terms of each representation's kernels.
+    number of terms of each representation's kernels. Budget: as :func:`check_dimension_stability`.
     ``ds`` may contain 1, as in :func:`check_dimension_stability`."""
     if not callable(target):
         raise TypeError(f"target must be a callable d -> (poly, variables), got {type(target).__name__}")

@@ -52,7 +52,8 @@ def _bias_normaliser(k: int, beta: float) -> float:
 def relu_square_integral(k: int, t: torch.Tensor, beta: float) -> torch.Tensor:
     """:math:`G_k(t) = \\int_0^{t_+} s^{2k-4}(t-s)^2/p_k(s)\\,ds = C\\,t_+^{k+1}\\int_0^1 y^{k-2}(1-y)^2 e^{t^2y^2/(2\\beta^2)}dy`
     for :math:`p_k = \\beta\\chi_{k-1}` (:math:`k \\ge 2`), by Gauss–Legendre in :math:`y`; for :math:`k = 1`, :math:`G_1(t) = t_+^2`.
-    ``t`` a float64 tensor of finite values; a value that leaves float64 is a ValueError naming ``t``."""
+    ``t`` a float64 tensor of finite values; a value that leaves float64 is a ValueError naming ``t``. Budget: four
+    tables of ``len(t)`` × ``QUAD_NODES`` float64 numbers within :func:`nnproofs.budget.memory`."""
     k = positive_int("k", k)
     beta = positive_real("beta", beta)
     if not isinstance(t, torch.Tensor) or t.dtype != torch.float64 or t.dim() != 1 or t.device.type not in ("cpu", "cuda"):

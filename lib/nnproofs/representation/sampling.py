@@ -359,7 +359,8 @@ def sharpened_representation(poly, variables: Sequence[sympy.Symbol], *, sigma: 
                              inputs: str = "sphere", device=None) -> SharpenedRepresentation:
     """The sharpened representation of ``poly`` (``thm-sharpened``): :math:`q_k = e^{-\\sigma^2\\Delta/2}f_k`, weights
     :math:`N(0,\\sigma^2 I)`, biases :math:`-S_k \\le 0` with :math:`S_k \\sim \\beta\\chi_{k-1}` (default :math:`\\beta = 2\\sigma`),
-    mixture weights :math:`\\pi_k \\propto \\sqrt{M_k}` under the input law ``inputs``."""
+    mixture weights :math:`\\pi_k \\propto \\sqrt{M_k}` under the input law ``inputs``. Budget: at most ``SYMBOLIC_WORK`` × :func:`nnproofs.budget.factor` kernel terms (:func:`_kernel_cost`), degree
+    at most ``MAX_DEGREE``, at most ``MOMENT_MAX_DIMENSION`` variables."""
     return _build(poly, variables, sigma=sigma, beta=beta, inputs=inputs, device=device)
 
 
@@ -367,7 +368,8 @@ def explicit_representation(poly, variables: Sequence[sympy.Symbol], *, sigma: f
                             inputs: str = "sphere", device=None) -> SharpenedRepresentation:
     """The explicit (unsharpened) representation through :math:`T_\\mu^{-1}` with :math:`\\mu = N(0, \\sigma^2 I)`
     (``thm-explicit``): the same neurons and bias law as :func:`sharpened_representation`, with the homogeneous kernel
-    :math:`q_k = k!\\,\\sigma^{2k}\\,T_\\mu^{-1}f_k` in place of :math:`e^{-\\sigma^2\\Delta/2}f_k`."""
+    :math:`q_k = k!\\,\\sigma^{2k}\\,T_\\mu^{-1}f_k` in place of :math:`e^{-\\sigma^2\\Delta/2}f_k`. Budget: at most ``SYMBOLIC_WORK`` × :func:`nnproofs.budget.factor` kernel terms (:func:`_kernel_cost`), degree
+    at most ``MAX_DEGREE``, at most ``MOMENT_MAX_DIMENSION`` variables."""
     return _build(poly, variables, sigma=sigma, beta=beta, inputs=inputs, kernel="explicit", device=device)
 
 
@@ -377,7 +379,8 @@ def explicit_sphere_representation(poly, variables: Sequence[sympy.Symbol], *, s
     :math:`f_k(x) = E[\\langle x, V\\rangle^kg_k(V)]`, :math:`g_k = T_\\mu^{-1}f_k`, becomes
     :math:`E[u_k(V, S)\\rho(\\langle V, x\\rangle - S)]` with :math:`u_k = 2k(k-1)g_k(v)s^{k-2}/p_k(s)` (:math:`k \\ge 2`) and
     :math:`u_1 = 2g_1`: the neurons of :func:`sharpened_representation` with :math:`\\sigma = 1`, kernel :math:`k!\\,g_k` for
-    every :math:`k` and :math:`W` uniform on :math:`S^{d-1}`. ``sigma`` must be 1 (the weights have unit length)."""
+    every :math:`k` and :math:`W` uniform on :math:`S^{d-1}`. ``sigma`` must be 1 (the weights have unit length). Budget: at most ``SYMBOLIC_WORK`` × :func:`nnproofs.budget.factor` kernel terms (:func:`_kernel_cost`), degree
+    at most ``MAX_DEGREE``, at most ``MOMENT_MAX_DIMENSION`` variables."""
     if finite_real("sigma", sigma) != 1.0:
         raise ValueError(f"sigma must be 1 for sphere weights (|W| = 1), got {sigma!r}")
     return _build(poly, variables, sigma=1.0, beta=beta, inputs=inputs, kernel="explicit sphere", device=device,
