@@ -16,6 +16,7 @@ from collections.abc import Callable
 from ..validate import finite_real
 from .sampling import SharpenedRepresentation, _build
 
+
 def unsharpened_control(poly, variables, *, sigma: float = 1.0, inputs: str = "sphere") -> SharpenedRepresentation:
     """Negative control: :math:`q_k = f_k` (no backward heat flow); :math:`x_1^2` becomes :math:`x_1^2 + |x|^2/2` for every :math:`\\sigma`."""
     return _build(poly, variables, sigma=sigma, beta=None, inputs=inputs, kernel="unsharpened")

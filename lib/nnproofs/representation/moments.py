@@ -15,6 +15,7 @@ import sympy
 import torch
 from scipy import special
 
+from .. import budget
 from ..measure import input_law
 from ..validate import finite_real, int_at_least, positive_int, positive_real
 from . import symbolic as sym
@@ -23,9 +24,12 @@ BETA_OVER_SIGMA = 2.0  # bias scale β = 2σ: M_k < ∞ needs β > σ on the sph
 QUAD_NODES = 48  # Gauss–Legendre nodes for G_k on [0, t]; the integrand is smooth, 48 nodes reach round-off for t <= 10
 MOMENT_NODES = 64  # Gauss–Jacobi × Gauss–Legendre nodes of radial_second_moment: 64 and 128 agree to 1e-12 (tests)
 MOMENT_MAX_DIMENSION = 2000  # Gauss–Jacobi weights of exponent a − 1 = (d − 3)/2 overflow float64 near d = 2050
+SCALE_RANGE = (1e-4, 1e4)  # sigma, and beta / sigma: beyond, σ^(4k) and e^(t²/(2β²)) leave float64 at moderate k
+MAX_DEGREE = 64  # the largest degree k of a part whose second moment is computed (σ^(4k), (k-2)!² in float64)
 MOMENT_RTOL = 1e-9  # relative accuracy of the deterministic M_k (quadrature round-off is below 1e-12)
 _LEGENDRE = np.polynomial.legendre.leggauss(QUAD_NODES)
 CONSTANT_MAX_DEGREE = 1000  # roots_jacobi's total weight 2^(k+1)B(3, k-1) overflows float64 near k = 1020
+MAX_NODES = 4096  # quadrature nodes of the moment functions: 64 reach round-off, 4096 is a table of 16 million entries
 CONSTANT_NODES = 200  # Gauss–Jacobi nodes per axis of _log_gaussian_g_moments: 100..800 agree to 1e-12 at β = 1.42σ (tests)
 
 
@@ -47,7 +51,22 @@ def _bias_normaliser(k: int, beta: float) -> float:
 
 def relu_square_integral(k: int, t: torch.Tensor, beta: float) -> torch.Tensor:
     """:math:`G_k(t) = \\int_0^{t_+} s^{2k-4}(t-s)^2/p_k(s)\\,ds = C\\,t_+^{k+1}\\int_0^1 y^{k-2}(1-y)^2 e^{t^2y^2/(2\\beta^2)}dy`
-    for :math:`p_k = \\beta\\chi_{k-1}` (:math:`k \\ge 2`), by Gauss–Legendre in :math:`y`; for :math:`k = 1`, :math:`G_1(t) = t_+^2`."""
+    for :math:`p_k = \\beta\\chi_{k-1}` (:math:`k \\ge 2`), by Gauss–Legendre in :math:`y`; for :math:`k = 1`, :math:`G_1(t) = t_+^2`.
+    ``t`` a float64 tensor of finite values; a value that leaves float64 is a ValueError naming ``t``. Budget: four
+    tables of ``len(t)`` × ``QUAD_NODES`` float64 numbers within :func:`nnproofs.budget.memory`."""
+    k = positive_int("k", k)
+    beta = positive_real("beta", beta)
+    if not isinstance(t, torch.Tensor) or t.dtype != torch.float64 or t.dim() != 1 or t.device.type not in ("cpu", "cuda"):
+        raise TypeError(f"t must be a one-dimensional float64 tensor on the CPU or a GPU, got {type(t).__name__}"
+                        f" {getattr(t, 'dtype', '')} {tuple(getattr(t, 'shape', ()))} {getattr(t, 'device', '')}")
+    if k > MAX_DEGREE:
+        raise ValueError(f"k must be <= {MAX_DEGREE}, got {k}")
+    if not 1 / SCALE_RANGE[1] <= beta <= SCALE_RANGE[1]:
+        raise ValueError(f"beta must lie in [{1 / SCALE_RANGE[1]:g}, {SCALE_RANGE[1]:g}], got {beta!r}")
+    budget.refuse_beyond("t", f"{t.numel()} values", cost=t.numel() * QUAD_NODES * 8 * 4, limit=budget.memory(),
+                         unit="bytes (four tables of len(t) × QUAD_NODES float64 numbers)")
+    if not bool(torch.isfinite(t).all()):
+        raise ValueError("t must be finite, got a tensor with NaN or infinite entries")
     tp = t.clamp(min=0)
     if k == 1:
         return tp**2
@@ -55,7 +74,11 @@ def relu_square_integral(k: int, t: torch.Tensor, beta: float) -> torch.Tensor:
     y = torch.as_tensor((nodes + 1) / 2, dtype=t.dtype, device=t.device)
     w = torch.as_tensor(weights / 2, dtype=t.dtype, device=t.device)
     integrand = y ** (k - 2) * (1 - y) ** 2 * torch.exp(tp[:, None] ** 2 * y**2 / (2 * beta**2))
-    return _bias_normaliser(k, beta) * tp ** (k + 1) * (integrand * w).sum(dim=1)
+    out = _bias_normaliser(k, beta) * tp ** (k + 1) * (integrand * w).sum(dim=1)
+    if not bool(torch.isfinite(out).all()):
+        raise ValueError(f"G_k(t) leaves float64 for k={k}, beta={beta!r} and the largest t = {float(tp.max()):.3g}"
+                         " (it grows like e^(t²/(2β²))): a smaller t or a larger beta")
+    return out
 
 
 def _sparse_square(terms) -> dict[tuple[int, ...], sympy.Expr]:
@@ -109,7 +132,6 @@ def _coordinate_law(d: int, inputs: str, nodes: int) -> tuple[np.ndarray, np.nda
     return tau, ws * 2.0 ** (-(a - 1)) * (1 + tau) ** (a - 1) / 2 / special.beta(0.5, a)
 
 
-@functools.lru_cache(maxsize=4096)
 def radial_second_moment(k: int, j: int, d: int, inputs: str = "sphere", *, sigma: float = 1.0,
                          beta: float | None = None, nodes: int = MOMENT_NODES) -> float:
     """:math:`I_{k,j} = E[R^j G_k(\\sigma R\\tau)]` with :math:`R \\sim \\chi_d` and :math:`\\tau` the law of one coordinate of
@@ -126,6 +148,15 @@ def radial_second_moment(k: int, j: int, d: int, inputs: str = "sphere", *, sigm
     j = int_at_least("j", j, 0)
     inputs, nodes = input_law(inputs), positive_int("nodes", nodes)
     sigma, beta = _scales(sigma, beta)
+    for name, value, top in (("k", k, MAX_DEGREE), ("j", j, 2 * MAX_DEGREE), ("nodes", nodes, MAX_NODES)):
+        if value > top:
+            raise ValueError(f"{name} must be <= {top}, got {value}")
+    return _radial_second_moment(k, j, d, inputs, sigma, beta, nodes)
+
+
+@functools.lru_cache(maxsize=4096)
+def _radial_second_moment(k: int, j: int, d: int, inputs: str, sigma: float, beta: float, nodes: int) -> float:
+    """:func:`radial_second_moment` on validated arguments, cached."""
 
     def radial(m):  # E[R^m], R ~ chi_d
         return math.exp(m / 2 * math.log(2) + math.lgamma((m + d) / 2) - math.lgamma(d / 2))
@@ -138,13 +169,15 @@ def radial_second_moment(k: int, j: int, d: int, inputs: str = "sphere", *, sigm
     tau, wt = _coordinate_law(d, inputs, nodes)
     ratio = (sigma / beta) ** 2 * tau[:, None] ** 2 * y[None, :] ** 2
     inner = (y ** (k - 2) * (1 - y) ** 2 * wy)[None, :] * (1 - ratio) ** (-(m + d) / 2)
-    value = float(_bias_normaliser(k, beta) * sigma ** (k + 1) * radial(m) * (wt * tau ** (k + 1) * inner.sum(axis=1)).sum())
+    try:
+        value = float(_bias_normaliser(k, beta) * sigma ** (k + 1) * radial(m) * (wt * tau ** (k + 1) * inner.sum(axis=1)).sum())
+    except OverflowError:
+        value = math.inf
     if not math.isfinite(value):
         raise ValueError(f"radial_second_moment is not finite in float64 for k={k}, j={j}, d={d} ({inputs})")
     return value
 
 
-@functools.lru_cache(maxsize=4096)
 def sphere_weight_moment(k: int, d: int, inputs: str = "sphere", *, beta: float = BETA_OVER_SIGMA,
                          nodes: int = MOMENT_NODES) -> float:
     """:math:`E[G_k(\\tau)]` with :math:`\\tau = \\langle x, \\theta\\rangle`, :math:`x \\sim D`, :math:`\\theta` uniform on
@@ -154,19 +187,38 @@ def sphere_weight_moment(k: int, d: int, inputs: str = "sphere", *, beta: float 
     k, d = positive_int("k", k), positive_int("d", d)
     inputs, nodes = input_law(inputs), positive_int("nodes", nodes)
     beta = positive_real("beta", beta)
+    for name, value, top in (("k", k, MAX_DEGREE), ("nodes", nodes, MAX_NODES)):
+        if value > top:
+            raise ValueError(f"{name} must be <= {top}, got {value}")
+    if not 1 / SCALE_RANGE[1] <= beta <= SCALE_RANGE[1]:
+        raise ValueError(f"beta must lie in [{1 / SCALE_RANGE[1]:g}, {SCALE_RANGE[1]:g}], got {beta!r}")
+    return _sphere_weight_moment(k, d, inputs, beta, nodes)
+
+
+@functools.lru_cache(maxsize=4096)
+def _sphere_weight_moment(k: int, d: int, inputs: str, beta: float, nodes: int) -> float:
+    """:func:`sphere_weight_moment` on validated arguments, cached."""
     if k == 1:
         return 1 / (2 * d) if inputs == "sphere" else 1 / (2 * (d + 2))
     tau, wt = _coordinate_law(d, inputs, nodes)
-    g = relu_square_integral(k, torch.as_tensor(tau, dtype=torch.float64), beta).numpy()
+    try:
+        g = relu_square_integral(k, torch.as_tensor(tau, dtype=torch.float64), beta).numpy()
+    except ValueError as error:
+        raise ValueError(f"sphere_weight_moment is not finite in float64 for k={k}, beta={beta!r}: {error}") from None
     return float((wt * g).sum())
 
 
 def _scales(sigma, beta) -> tuple[float, float]:
-    """``(sigma, beta)`` validated: :math:`\\sigma > 0`, :math:`\\beta > \\sigma` (default :math:`\\beta = 2\\sigma`), else ``ValueError``."""
+    """``(sigma, beta)`` validated: :math:`10^{-4} \\le \\sigma \\le 10^4` (``SCALE_RANGE``; the moments carry
+    :math:`\\sigma^{\\pm 4k}`), :math:`\\sigma < \\beta \\le 10^4\\sigma` (default :math:`\\beta = 2\\sigma`), else ``ValueError``."""
     sigma = positive_real("sigma", sigma)
+    if not SCALE_RANGE[0] <= sigma <= SCALE_RANGE[1]:
+        raise ValueError(f"sigma must lie in [{SCALE_RANGE[0]:g}, {SCALE_RANGE[1]:g}] (the second moments carry σ^(±4k);"
+                         f" the representation of f(x/c) is that of f at σ/c), got {sigma!r}")
     beta = BETA_OVER_SIGMA * sigma if beta is None else finite_real("beta", beta)
-    if beta <= sigma:
-        raise ValueError(f"beta must be > sigma = {sigma!r} (else M_k = ∞ on the sphere), got {beta!r}")
+    if not sigma < beta <= SCALE_RANGE[1] * sigma:
+        raise ValueError(f"beta must be > sigma = {sigma!r} (else M_k = ∞ on the sphere) and at most {SCALE_RANGE[1]:g}"
+                         f" sigma, got {beta!r}")
     return sigma, beta
 
 
@@ -212,7 +264,6 @@ def _exp_or_named(log_value: float, what: str, k: int) -> float:
     return math.exp(log_value)
 
 
-@functools.lru_cache(maxsize=256)
 def dimension_free_constant(k: int, *, sigma: float = 1.0, beta: float | None = None) -> float:
     """Our ceiling :math:`C_k` with :math:`\\sqrt{M_k} \\le C_k\\|f_k\\|_F` for every input law in the closed unit ball, any :math:`d`.
 
@@ -227,18 +278,30 @@ def dimension_free_constant(k: int, *, sigma: float = 1.0, beta: float | None = 
     """
     k = positive_int("k", k)
     sigma, beta = _scales(sigma, beta)
-    log_g2 = _log_gaussian_g_moments(k, 1.0, beta / sigma)[1]
+    return _dimension_free_constant(k, beta / sigma)
+
+
+@functools.lru_cache(maxsize=256)
+def _dimension_free_constant(k: int, ratio: float) -> float:
+    """:func:`dimension_free_constant` at :math:`\\sigma = 1`, :math:`\\beta =` ``ratio``, cached."""
+    log_g2 = _log_gaussian_g_moments(k, 1.0, ratio)[1]
     if k == 1:
         return math.sqrt(4 * math.sqrt(3.0) * math.exp(log_g2 / 2))
     return _exp_or_named((math.log(4) + k * math.log(3) + log_g2 / 2) / 2 - math.lgamma(k - 1), "C_k", k)
 
 
-@functools.lru_cache(maxsize=256)
 def dimension_free_limit(k: int, *, sigma: float = 1.0, beta: float | None = None) -> float:
     """:math:`C_k^\\infty = \\lim_{d\\to\\infty}\\sqrt{M_k}/\\|f_k\\|_F` for :math:`D = U(S^{d-1})`, where :math:`q_k(W)` and
     :math:`\\langle x, W\\rangle` decouple: :math:`C_k^\\infty = 2\\sigma^k\\sqrt{E G_k(\\sigma\\xi)}/((k-2)!\\sigma^{2k})` (:math:`k=1`: :math:`\\sqrt2`);
     finite for every :math:`\\beta > \\sigma`."""
     k = positive_int("k", k)
     sigma, beta = _scales(sigma, beta)
-    log_g = _log_gaussian_g_moments(k, 1.0, beta / sigma)[0]  # like C_k, a function of β/σ only
+    return _dimension_free_limit(k, beta / sigma)
+
+
+@functools.lru_cache(maxsize=256)
+def _dimension_free_limit(k: int, ratio: float) -> float:
+    """:func:`dimension_free_limit` at :math:`\\sigma = 1`, :math:`\\beta =` ``ratio``, cached (like :math:`C_k`, a
+    function of :math:`\\beta/\\sigma` only)."""
+    log_g = _log_gaussian_g_moments(k, 1.0, ratio)[0]
     return _exp_or_named(math.log(2) + log_g / 2 - math.lgamma(max(k - 1, 1)), "C_k^∞", k)

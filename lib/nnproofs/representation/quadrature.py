@@ -8,11 +8,17 @@ from collections.abc import Sequence
 
 import numpy as np
 import sympy
-from scipy import integrate, special
+from scipy import integrate
 
-from ..validate import finite_real, int_at_least, positive_real
+from .. import budget
+from ..validate import finite_real, int_at_least
 from . import symbolic as sym
+from .moments import _scales
 from .sampling import KERNELS
+
+QUADRATURE_MAX_NODES = 5e5  # representation_quadrature: (deg/2 + 2)^(d-1) nodes × parts; 4^8 × 4 = 2.6e5 (d = 9) took
+#   105 s on a machine loaded fivefold (about 25 s alone); 4^9 × 4 (d = 10) took 28 s alone
+FUNK_HECKE_MAX_DEGREE = 400  # k + j of funk_hecke_eigenvalue: exact rationals of degree 400 take about 0.1 s
 
 def representation_quadrature(poly, variables, point: Sequence[float], *, sigma: float = 1.0,
                               kernel: str = "sharpened") -> float:
@@ -22,16 +28,21 @@ def representation_quadrature(poly, variables, point: Sequence[float], *, sigma:
     :math:`W = \\sigma Q z` with :math:`Q` orthogonal and :math:`Qe_1 = x/|x|`, so :math:`\\langle W, x\\rangle = \\sigma|x|z_1`:
     Gauss–Hermite in :math:`z_2, \\dots, z_d` (exact for these polynomial degrees), QUADPACK in :math:`z_1 > 0`
     and in :math:`s`. Independent of the sampling code; used to check exactness to :math:`10^{-8}`. ``kernel`` names
-    the :math:`q_k` of :data:`KERNELS` (``"explicit"``: ``thm-explicit``).
+    the :math:`q_k` of :data:`KERNELS` (``"explicit"``: ``thm-explicit``). Budget: :math:`(\\deg/2 + 2)^{d-1}` nodes
+    times the number of parts within ``QUADRATURE_MAX_NODES`` × :func:`nnproofs.budget.factor`.
     """
-    if kernel not in KERNELS:
+    if not isinstance(kernel, str) or kernel not in KERNELS:
         raise ValueError(f"kernel must be one of {tuple(KERNELS)}, got {kernel!r}")
     variables = sym.check_variables(variables)
+    if isinstance(point, (str, bytes)) or not isinstance(point, Sequence) or len(point) != len(variables):
+        raise ValueError(f"point must be a sequence of {len(variables)} coordinates (one per variable), got {point!r}")
     x = np.asarray([finite_real(f"point[{i}]", v) for i, v in enumerate(point)], dtype=np.float64)
-    if x.size != len(variables):
-        raise ValueError(f"point must have {len(variables)} coordinates (one per variable), got {x.size}")
-    sigma = positive_real("sigma", sigma)
+    sigma = _scales(sigma, None)[0]
     parts = sym.homogeneous_parts(poly, variables)
+    nodes = max(parts, default=0) // 2 + 2
+    for name, value in (("variables", f"{len(variables)} symbols"), ("poly", poly)):
+        budget.refuse_beyond(name, value, cost=nodes ** (len(variables) - 1) * len(parts),
+                             limit=QUADRATURE_MAX_NODES * budget.factor(), unit="Gauss–Hermite nodes × parts")
     total = float(parts.pop(0, 0))
     radius, d = float(np.linalg.norm(x)), x.size
     if radius == 0.0:
@@ -64,29 +75,34 @@ def representation_quadrature(poly, variables, point: Sequence[float], *, sigma:
     return total
 
 
-def funk_hecke_eigenvalue(k: int, j: int, d: int, *, zonal: str = "chebyshev") -> float:
+def funk_hecke_eigenvalue(k: int, j: int, d: int, *, zonal: str = "chebyshev") -> sympy.Rational:
     """:math:`\\lambda_{k,j}` of the sphere law by the Funk–Hecke integral
-    :math:`c_d\\int_{-1}^1 t^k P_{j,d}(t)(1-t^2)^{(d-3)/2}dt`, :math:`c_d = \\Gamma(d/2)/(\\sqrt\\pi\\,\\Gamma((d-1)/2))`,
-    :math:`P_{j,d} = C_j^{(d-2)/2}/C_j^{(d-2)/2}(1)`. At :math:`d = 2` the Gegenbauer parameter is 0 and the normalised
-    limit is Chebyshev :math:`T_j` (``zonal="chebyshev"``); ``zonal="gegenbauer"`` evaluates the Gegenbauer formula
-    as written (the *trap*: scipy returns :math:`C_j^{(0)} \\equiv 0`, so :math:`0/0`)."""
+    :math:`c_d\\int_{-1}^1 t^k P_{j,d}(t)(1-t^2)^{(d-3)/2}dt`, integrated exactly: with :math:`P_{j,d}(t) = \\sum_m a_mt^m`
+    (rational :math:`a_m`), the integral is :math:`\\sum_m a_m E[\\tau^{k+m}]`, :math:`\\tau` one coordinate of
+    :math:`U(S^{d-1})`, :math:`E\\tau^{2p} = (2p-1)!!/(d(d+2)\\cdots(d+2p-2))`; an exact rational, independent of the
+    Gamma ratio of ``thm-spectrum``. :math:`P_{j,d} = C_j^{(d-2)/2}/C_j^{(d-2)/2}(1)`; at :math:`d = 2` the Gegenbauer
+    parameter is 0 and the normalised limit is Chebyshev :math:`T_j` (``zonal="chebyshev"``); ``zonal="gegenbauer"``
+    evaluates the Gegenbauer formula as written, and at :math:`d = 2`, :math:`j \\ge 1` raises a ValueError naming
+    ``zonal`` (the *trap*: :math:`C_j^{(0)} \\equiv 0`, so :math:`0/0`). Budget: :math:`k + j \\le` ``FUNK_HECKE_MAX_DEGREE``."""
     k, j = sym.eigenvalue_indices(k, j)
     d = int_at_least("d", d, 2)
     if zonal not in ("chebyshev", "gegenbauer"):
         raise ValueError(f"zonal must be 'chebyshev' or 'gegenbauer', got {zonal!r}")
-    alpha = (d - 2) / 2
+    if k + j > FUNK_HECKE_MAX_DEGREE:
+        raise ValueError(f"k + j must be <= {FUNK_HECKE_MAX_DEGREE} (exact rational arithmetic of degree k + j), got"
+                         f" k={k}, j={j}")
+    t = sympy.Symbol("t", real=True)
     if d == 2 and zonal == "chebyshev":
-        def zonal_poly(t):
-            return special.eval_chebyt(j, t)
+        zonal_poly = sympy.chebyshevt(j, t)
     else:
-        at_one = float(special.eval_gegenbauer(j, alpha, 1.0))
-        if at_one == 0.0:  # the trap: C_j^(0) ≡ 0 for j >= 1, so P_(j,2) = 0/0
-            return math.nan
-
-        def zonal_poly(t):
-            return special.eval_gegenbauer(j, alpha, t) / at_one
-    c_d = math.gamma(d / 2) / (math.sqrt(math.pi) * math.gamma((d - 1) / 2))
-    exponent = (d - 3) / 2
-    value = integrate.quad(lambda t: t**k * zonal_poly(t), -1, 1, weight="alg", wvar=(exponent, exponent),
-                           epsabs=0, epsrel=1e-13, limit=200)[0]
-    return c_d * value
+        alpha = sympy.Rational(d - 2, 2)
+        at_one = sympy.gegenbauer(j, alpha, 1)
+        if at_one == 0:
+            raise ValueError(f"zonal='gegenbauer' is undefined at d = 2, j = {j}: C_j^(0) ≡ 0, so P_(j,2) = 0/0 (use"
+                             " zonal='chebyshev', the normalised limit)")
+        zonal_poly = sympy.gegenbauer(j, alpha, t) / at_one
+    total = sympy.Integer(0)
+    for (m,), a in sympy.Poly(sympy.expand(t**k * zonal_poly), t).terms():
+        if m % 2 == 0:
+            total += a * sympy.factorial2(m - 1) / sympy.Mul(*(sympy.Integer(d + 2 * i) for i in range(m // 2)))
+    return total

@@ -25,12 +25,15 @@ import sympy
 import torch
 from torch import nn
 
+from .. import budget
 from .. import device as book_device
 from ..measure import input_law, sample_inputs
 from ..networks import relu_network
 from ..validate import finite_real, positive_int
 from . import symbolic as sym
 from .moments import (
+    MAX_DEGREE,
+    MOMENT_MAX_DIMENSION,
     _bias_normaliser,
     _scales,
     _sparse_square,
@@ -42,6 +45,7 @@ from .moments import (
     relu_square_integral,
     sphere_weight_moment,
 )
+
 
 class _TorchPolynomial:
     """A sympy polynomial evaluated on a ``(N, d)`` tensor, term by term (cheap for sparse polynomials in high d); the
@@ -94,15 +98,47 @@ class SharpenedRepresentation:
     _m_cache: dict[str, object] = field(init=False, default_factory=dict)
 
     def __post_init__(self):
+        self._validate()
         self._kernel_eval = {k: _TorchPolynomial(sympy.Poly(q, *self.variables)) for k, q in self.kernels.items()}
-        m = self.second_moments(self.inputs)
+        try:
+            m = self.second_moments(self.inputs)
+        except OverflowError:  # σ^(4k), (k-2)!² or a moment beyond float64
+            m = {k: math.inf for k in self.kernels}
         bad = {k: v for k, v in m.items() if not (math.isfinite(v) and v > 0)}  # f_k != 0 has M_k > 0
         if bad:
             raise ValueError(f"the second moments M_k = {bad} of nonzero parts are not finite and positive in float64"
-                             " (coefficients too large or too small): rescale poly, the representation of c·f is c times"
-                             " that of f")
+                             f" (sigma = {self.sigma!r}, coefficients too large or too small): rescale poly, the"
+                             " representation of c·f is c times that of f")
         total = sum(math.sqrt(v) for v in m.values())
         self.weights = {k: math.sqrt(v) / total for k, v in m.items()} if total > 0 else {}
+
+    def _validate(self) -> None:
+        """Every field checked, with errors that name it (the factories fill them correctly; a reader may not)."""
+        self.variables = sym.check_variables(self.variables)
+        self.sigma, self.beta = _scales(self.sigma, self.beta)
+        self.constant = finite_real("constant", self.constant)
+        for name in ("parts", "kernels"):
+            table = getattr(self, name)
+            if not isinstance(table, dict) or not all(isinstance(k, int) and 1 <= k <= MAX_DEGREE for k in table):
+                raise TypeError(f"{name} must be a dict {{degree 1..{MAX_DEGREE}: sympy polynomial}}, got {table!r}")
+            for k, p in table.items():
+                sym.as_poly(p, self.variables)  # a polynomial in variables, else a ValueError
+        if set(self.parts) != set(self.kernels):
+            raise ValueError(f"kernels must have the degrees of parts {sorted(self.parts)}, got {sorted(self.kernels)}")
+        self.inputs = input_law(self.inputs)
+        if self.bias_sign not in (-1.0, 1.0) or isinstance(self.bias_sign, bool):
+            raise ValueError(f"bias_sign must be -1 (the representation) or +1 (the control), got {self.bias_sign!r}")
+        self.output_scale = finite_real("output_scale", self.output_scale)
+        if self.output_scale <= 0:
+            raise ValueError(f"output_scale must be > 0, got {self.output_scale!r}")
+        if not isinstance(self.device, (torch.device, str)):
+            raise TypeError(f"device must be a torch.device or a string such as 'cpu', got {self.device!r}")
+        try:
+            self.device = torch.device(self.device)
+        except RuntimeError as error:
+            raise ValueError(f"device must name a torch device, got {self.device!r}") from error
+        if self.weight_law not in ("gaussian", "sphere"):
+            raise ValueError(f"weight_law must be 'gaussian' or 'sphere', got {self.weight_law!r}")
 
     @property
     def dimension(self) -> int:
@@ -244,6 +280,11 @@ class SharpenedRepresentation:
         """:math:`B = \\sum_k \\sqrt{M_k}`: some width-``n`` network has :math:`\\|f_n - f\\|_{L^2(D)} \\le B/\\sqrt n`."""
         return sum(math.sqrt(v) for v in self.second_moments(input_law(inputs)).values())
 
+    def centred_target(self, x: torch.Tensor) -> torch.Tensor:
+        """:math:`f(x) - f_0` on a ``(N, d)`` tensor, without the constant term (exact polynomial evaluation in float64):
+        the checks compare it with :math:`f_n - f_0`, so that a constant of :math:`10^{16}` costs no digits."""
+        return _TorchPolynomial(sympy.Poly(sum(self.parts.values(), sympy.Integer(0)), *self.variables))(x)
+
     def target(self, x: torch.Tensor) -> torch.Tensor:
         """:math:`f(x)` on a ``(N, d)`` tensor (exact polynomial evaluation in float64)."""
         poly = sympy.Poly(sum(self.parts.values(), sympy.Integer(0)) + self.constant, *self.variables)
@@ -267,13 +308,39 @@ def _build(poly, variables, *, sigma, beta, inputs, kernel: str = "sharpened", b
     exact_sigma = sigma  # a sympy number (sqrt(2), Rational(1, 3)) stays exact in the kernels
     sigma, beta = _scales(sigma, beta)
     input_law(inputs)
+    if len(variables) > MOMENT_MAX_DIMENSION:
+        raise ValueError(f"variables must hold at most {MOMENT_MAX_DIMENSION} symbols (the quadrature of the second"
+                         f" moments), got {len(variables)}")
     parts = sym.homogeneous_parts(poly, variables)
-    constant = float(parts.pop(0, 0))
+    if max(parts, default=0) > MAX_DEGREE:
+        raise ValueError(f"poly must have degree <= {MAX_DEGREE} (σ^(4k) and (k-2)!² in float64), got {max(parts)}")
+    budget.refuse_beyond("poly", poly, cost=_kernel_cost(parts, len(variables), kernel), limit=SYMBOLIC_WORK * budget.factor(),
+                         unit="kernel terms")
+    constant = finite_real("poly's constant term", parts.pop(0, 0))
     s2 = sym._positive(exact_sigma) ** 2
     kernels = {k: part if k == 1 and kernel != "explicit sphere" else KERNELS[kernel](part, variables, k, s2)
                for k, part in parts.items()}
     return SharpenedRepresentation(variables, sigma, beta, constant, parts, kernels, inputs, bias_sign, output_scale,
-                                   torch.device(device) if device is not None else book_device.device(), weight_law)
+                                   device if device is not None else book_device.device(), weight_law)
+
+
+SYMBOLIC_WORK = 4e5  # kernel terms a build may form (times budget.factor()): the explicit kernels of the chapter's
+#   polynomial have 2.9e5 dense terms in d = 50 (about a minute), the sharpened ones a few hundred
+
+
+def _kernel_cost(parts: dict, d: int, kernel: str) -> int:
+    """Terms the kernels of ``parts`` may have, before they are formed (Python ints): the explicit kernels are dense
+    in :math:`\\mathcal P_k` (:math:`\\binom{d+k-1}{k}` terms), a heat flow of a part of :math:`T` terms has at most
+    :math:`T\\cdot 2^k` (the monomials dividing each term), the other kernels :math:`T`."""
+    total = 0
+    for k, part in parts.items():
+        if k == 0:
+            continue
+        if kernel.startswith("explicit"):
+            total += math.comb(d + k - 1, k)
+        else:
+            total += len(sympy.Add.make_args(sympy.expand(part))) * (2**k if kernel != "unsharpened" else 1)
+    return total
 
 
 KERNELS: dict[str, Callable] = {
@@ -292,7 +359,8 @@ def sharpened_representation(poly, variables: Sequence[sympy.Symbol], *, sigma: 
                              inputs: str = "sphere", device=None) -> SharpenedRepresentation:
     """The sharpened representation of ``poly`` (``thm-sharpened``): :math:`q_k = e^{-\\sigma^2\\Delta/2}f_k`, weights
     :math:`N(0,\\sigma^2 I)`, biases :math:`-S_k \\le 0` with :math:`S_k \\sim \\beta\\chi_{k-1}` (default :math:`\\beta = 2\\sigma`),
-    mixture weights :math:`\\pi_k \\propto \\sqrt{M_k}` under the input law ``inputs``."""
+    mixture weights :math:`\\pi_k \\propto \\sqrt{M_k}` under the input law ``inputs``. Budget: at most ``SYMBOLIC_WORK`` × :func:`nnproofs.budget.factor` kernel terms (:func:`_kernel_cost`), degree
+    at most ``MAX_DEGREE``, at most ``MOMENT_MAX_DIMENSION`` variables."""
     return _build(poly, variables, sigma=sigma, beta=beta, inputs=inputs, device=device)
 
 
@@ -300,7 +368,8 @@ def explicit_representation(poly, variables: Sequence[sympy.Symbol], *, sigma: f
                             inputs: str = "sphere", device=None) -> SharpenedRepresentation:
     """The explicit (unsharpened) representation through :math:`T_\\mu^{-1}` with :math:`\\mu = N(0, \\sigma^2 I)`
     (``thm-explicit``): the same neurons and bias law as :func:`sharpened_representation`, with the homogeneous kernel
-    :math:`q_k = k!\\,\\sigma^{2k}\\,T_\\mu^{-1}f_k` in place of :math:`e^{-\\sigma^2\\Delta/2}f_k`."""
+    :math:`q_k = k!\\,\\sigma^{2k}\\,T_\\mu^{-1}f_k` in place of :math:`e^{-\\sigma^2\\Delta/2}f_k`. Budget: at most ``SYMBOLIC_WORK`` × :func:`nnproofs.budget.factor` kernel terms (:func:`_kernel_cost`), degree
+    at most ``MAX_DEGREE``, at most ``MOMENT_MAX_DIMENSION`` variables."""
     return _build(poly, variables, sigma=sigma, beta=beta, inputs=inputs, kernel="explicit", device=device)
 
 
@@ -310,7 +379,8 @@ def explicit_sphere_representation(poly, variables: Sequence[sympy.Symbol], *, s
     :math:`f_k(x) = E[\\langle x, V\\rangle^kg_k(V)]`, :math:`g_k = T_\\mu^{-1}f_k`, becomes
     :math:`E[u_k(V, S)\\rho(\\langle V, x\\rangle - S)]` with :math:`u_k = 2k(k-1)g_k(v)s^{k-2}/p_k(s)` (:math:`k \\ge 2`) and
     :math:`u_1 = 2g_1`: the neurons of :func:`sharpened_representation` with :math:`\\sigma = 1`, kernel :math:`k!\\,g_k` for
-    every :math:`k` and :math:`W` uniform on :math:`S^{d-1}`. ``sigma`` must be 1 (the weights have unit length)."""
+    every :math:`k` and :math:`W` uniform on :math:`S^{d-1}`. ``sigma`` must be 1 (the weights have unit length). Budget: at most ``SYMBOLIC_WORK`` × :func:`nnproofs.budget.factor` kernel terms (:func:`_kernel_cost`), degree
+    at most ``MAX_DEGREE``, at most ``MOMENT_MAX_DIMENSION`` variables."""
     if finite_real("sigma", sigma) != 1.0:
         raise ValueError(f"sigma must be 1 for sphere weights (|W| = 1), got {sigma!r}")
     return _build(poly, variables, sigma=1.0, beta=beta, inputs=inputs, kernel="explicit sphere", device=device,

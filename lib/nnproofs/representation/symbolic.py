@@ -112,6 +112,20 @@ def fischer_inner(p, q, variables) -> sympy.Expr:
     return total
 
 
+def gaussian_inner(p, q, variables, sigma=1) -> sympy.Expr:
+    """Exact :math:`E_{W\\sim N(0,\\sigma^2I)}[p(W)q(W)] = \\langle e^{\\Delta/2}p(\\sigma\\,\\cdot), e^{\\Delta/2}q(\\sigma\\,\\cdot)\\rangle_F`
+    (``def-fischer``: :math:`e^{-\\Delta/2}x^\\alpha` are the Hermite polynomials, orthogonal with norms :math:`\\alpha!`),
+    linear in the number of terms where the expanded product is quadratic."""
+    variables = check_variables(variables)
+    s = _positive(sigma)
+
+    def smoothed(r):
+        scaled = as_poly(r, variables).as_expr().subs({v: s * v for v in variables}, simultaneous=True)
+        return heat_flow(scaled, variables, 1)
+
+    return fischer_inner(smoothed(p), smoothed(q), variables)
+
+
 def coefficient_inner(p, q, variables) -> sympy.Expr:
     """Negative control for :func:`fischer_inner`: :math:`\\sum_\\alpha p_\\alpha q_\\alpha`, the factor :math:`\\alpha!` dropped."""
     pp, qq = as_poly(p, variables).as_dict(), as_poly(q, variables).as_dict()

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
 import sympy
 
+from .. import budget
 from .. import device as book_device
-from ..validate import positive_int
+from ..validate import finite_real, nonnegative_int, positive_int
 from . import symbolic as sym
-from .moments import fischer_norm
+from .moments import MAX_DEGREE, MOMENT_MAX_DIMENSION, fischer_norm
+from .sampling import SYMBOLIC_WORK
+
 
 def ridge_polynomial(variables, degrees: Sequence[int], *, terms: int = 3, constant: float = 0.5, seed: int = 0):
     """A test polynomial :math:`f_0 + \\sum_k f_k`, each :math:`f_k = c_k\\sum_{i\\le\\text{terms}} \\langle a_i, x\\rangle^k`
@@ -18,10 +22,16 @@ def ridge_polynomial(variables, degrees: Sequence[int], *, terms: int = 3, const
     rounded to two decimals, and :math:`c_k` normalising :math:`\\|f_k\\|_F = 1` to six digits (rational coefficients)."""
     variables = sym.check_variables(variables)
     terms = positive_int("terms", terms)
+    seed = nonnegative_int("seed", seed)
+    if isinstance(degrees, (str, bytes)) or not isinstance(degrees, Sequence) or not 1 <= len(degrees) <= MAX_DEGREE:
+        raise TypeError(f"degrees must be a sequence of 1..{MAX_DEGREE} ints, got {degrees!r}")
+    degrees = [positive_int(f"degrees[{i}]", k) for i, k in enumerate(degrees)]
+    for name, value, count in (("degrees", degrees, 1), ("terms", terms, terms)):
+        budget.refuse_beyond(name, value, cost=count * sum(math.comb(k + 2, 2) * k for k in degrees),
+                             limit=SYMBOLIC_WORK * budget.factor(), unit="term products")
     rng = np.random.default_rng(seed)
-    d, f = len(variables), sympy.nsimplify(constant)
+    d, f = len(variables), sympy.nsimplify(finite_real("constant", constant))
     for k in degrees:
-        k = positive_int("degree", k)
         part = sympy.Integer(0)
         for _ in range(terms):
             idx = rng.choice(d, size=min(3, d), replace=False)
@@ -34,9 +44,17 @@ def ridge_polynomial(variables, degrees: Sequence[int], *, terms: int = 3, const
     return f
 
 
+def _dimension(d) -> int:
+    """``d`` validated: an int in 1..``MOMENT_MAX_DIMENSION`` (the second moments' quadrature)."""
+    d = positive_int("d", d)
+    if d > MOMENT_MAX_DIMENSION:
+        raise ValueError(f"d must be <= {MOMENT_MAX_DIMENSION} (the second moments' quadrature), got {d}")
+    return d
+
+
 def default_target(d: int):
     """The chapter's polynomial in :math:`d` variables: :math:`1/2` plus Fischer-normalised ridge parts of degrees 1..4."""
-    variables = sympy.symbols(f"x1:{positive_int('d', d) + 1}", real=True)
+    variables = sympy.symbols(f"x1:{_dimension(d) + 1}", real=True)
     return ridge_polynomial(variables, (1, 2, 3, 4)), variables
 
 
@@ -68,13 +86,14 @@ def default_dimensions() -> list[int]:
 
 def squared_norm_target(d: int):
     """The counterpoint :math:`|x|^2` in :math:`d` variables (Fischer norm :math:`\\sqrt{2d}`, yet :math:`\\equiv 1` on the sphere)."""
-    variables = sympy.symbols(f"x1:{positive_int('d', d) + 1}", real=True)
+    variables = sympy.symbols(f"x1:{_dimension(d) + 1}", real=True)
     return sum(v**2 for v in variables), variables
 
 
 def default_unbiasedness_sizes() -> dict[str, int]:
-    """Width and replicates of the unbiasedness check: 100 networks of width 10^4 at ``ci``, of width 10^5 at ``full``."""
-    return book_device.sizes(ci={"width": 10_000, "replicates": 100}, full={"width": 100_000, "replicates": 100})
+    """Replicates of the unbiasedness check: 100 networks at both scales; the check chooses their width from the exact
+    prediction (the smallest with :math:`4r \\le 0.1`)."""
+    return {"replicates": 100}
 
 
 NEAR_MISS_SCALE = 1.1  # the near-miss control: mean f_0 + 1.1(f − f_0), a construction off by 10%
