@@ -90,18 +90,26 @@ def spread_pairs(n: int, width: int, *, seeds: int, seed: int = 0, device=None) 
 
 
 def tight_pair(device=None):
-    """A pair on which the grid path's barrier is 70% of its certificate: ``(A, B, x, y)``.
+    """A pair on which the barrier nearly attains the certificate, for both covers and both losses: ``(A, B, x, y)``.
 
-    Four units ``w = (1, 0), (0, 1), (0, −1), (−1, 0)`` with ``a = (50, 0, 0, 0)``, ``A = B``, one sample
-    ``x = (1, 0)`` with target ``y = 50`` (Huber: ``f = y`` at both ends). The grid cover with
-    ``K = 2`` cells has centres ``(0, ±1)``, so merging moves the only active unit ``(1, 0)`` by
-    ``√2`` (the covering radius) and its output falls from 50 to 0: the realised barrier is 0.7036 of
-    the certificate. The checks audit it (``REQ_TIGHT``) so that a certificate understated by more than
-    30% is rejected, which the chapter's networks (ratio ≤ 0.09) cannot do.
+    Width 6 on ℝ² (so ``K = 3``; the grid's centres are at 60°, 180°, 300°). Two heavy units sit on the
+    centres at 60° and 300° (``a = ±80``): merging does not move them, they only push the predictions
+    into the losses' linear parts. Two light units at 170° and 190° (``a = ∓10``) share the cell of the
+    centre at 180°, 10° away from it (for the adaptive cover too: its centre of that cell is their
+    ``|a|``-weighted mean, 180°); two units with ``a = 0`` sit on the 60° centre. Samples at 100° and
+    260° with targets 0 and 1: each is orthogonal to one light unit, so merging raises both
+    ``|f − y|`` by ``10(sin 10° + cos 70° − cos 80°)``, and ``|f| > 57`` keeps Huber and BCE within
+    ``10⁻²⁴`` of their slopes ``L``. Barrier / certificate is ``(sin 10° + cos 70° − cos 80°)/(4 sin 5°)
+    ≈ 0.981`` for the grid and the adaptive cover and both losses. ``B`` is ``A`` with its units in
+    reverse order (the path must end at that order). Budget: constant work.
     """
     device = book_device.device() if device is None else device
-    W = torch.tensor([[1.0, 0.0], [0.0, 1.0], [0.0, -1.0], [-1.0, 0.0]], dtype=torch.float64, device=device)
-    a = torch.tensor([50.0, 0.0, 0.0, 0.0], dtype=torch.float64, device=device)
-    x = torch.tensor([[1.0, 0.0]], dtype=torch.float64, device=device)
-    y = torch.tensor([50.0], dtype=torch.float64, device=device)
-    return (W, a), (W.clone(), a.clone()), x, y
+    degrees = torch.tensor([60.0, 170.0, 190.0, 300.0, 60.0, 60.0], dtype=torch.float64, device=device)
+    W = torch.stack([torch.cos(torch.deg2rad(degrees)), torch.sin(torch.deg2rad(degrees))], dim=1)
+    W = W / W.norm(dim=1, keepdim=True).clamp_min(1.0)
+    a = torch.tensor([80.0, -10.0, 10.0, -80.0, 0.0, 0.0], dtype=torch.float64, device=device)
+    samples = torch.deg2rad(torch.tensor([100.0, 260.0], dtype=torch.float64, device=device))
+    x = torch.stack([samples.cos(), samples.sin()], dim=1)
+    y = torch.tensor([0.0, 1.0], dtype=torch.float64, device=device)
+    reverse = torch.arange(5, -1, -1, device=device)
+    return (W, a), (W[reverse].clone(), a[reverse].clone()), x, y

@@ -11,13 +11,15 @@ import torch
 
 from ..validate import positive_int
 from .losses import get_loss
-from .model import FEASIBILITY_RTOL, _data, _lam, _values
-from .paths import EXACT_KINDS, Path
+from .model import FEASIBILITY_RTOL, _data, _lam, _values, as_pair
+from .paths import EXACT_KINDS, Path, form_problem
 
 FUNCTION_ATOL = 1e-10  # function-exact segments: |f_t − f_0| ≤ this (float64 round-off is ~1e-14 here)
 COST_ATOL = 1e-12  # monotone / convex / constant segments: cost allowed above its bound by round-off only,
 #   relative to the cost level: the allowance is COST_ATOL · max(1, max_t |C|) (cost_roundoff)
 OUTPUT_RTOL = 1e-14  # merge keeps a, spherize keeps a_j‖w_j‖: up to a few ulps of the interpolation
+JOINT_RTOL = 1e-15  # parameters where two segments meet, and at the path's ends against A and B: equal up to
+#   this times max(1, largest |parameter|) (the constructive path's joints are exact: 0 in every test)
 
 
 def cost_roundoff(level: float) -> float:
@@ -132,6 +134,10 @@ class SegmentAudit:
     ``output_change``: on merge segments ``max_{t,j} |a_j(t) − a_j(0)|``, on spherize segments
     ``max_{t,j} |a_j(t)‖w_j(t)‖ − a_j(0)‖w_j(0)‖|``, relative to the largest of its values at ``t = 0`` (the
     certificate's argument holds ``a`` fixed while the directions move; ``≤ OUTPUT_RTOL``), 0 elsewhere.
+    ``joint``: the largest parameter gap between this segment's start and the previous segment's end (for
+    the first segment, the path's start and ``A``; the last adds its end against ``B``), relative to
+    ``max(1, largest |parameter|)``, ``≤ JOINT_RTOL``; ``function_jump``: ``max_i |f(x_i)|`` gap there
+    (``≤ FUNCTION_ATOL``); ``form``: :func:`form_problem` (``""`` when the segment has its form).
     """
 
     kind: str
@@ -141,6 +147,9 @@ class SegmentAudit:
     allowed: float
     largest_norm: float = 0.0
     output_change: float = 0.0
+    joint: float = 0.0
+    function_jump: float = 0.0
+    form: str = ""
 
     @property
     def feasible(self) -> bool:
@@ -155,9 +164,14 @@ class SegmentAudit:
         return self.kind in EXACT_KINDS
 
     @property
+    def joined(self) -> bool:
+        """Starts where the previous segment ends (or at ``A``), and the function agrees there."""
+        return self.joint <= JOINT_RTOL and self.function_jump <= FUNCTION_ATOL
+
+    @property
     def holds(self) -> bool:
         return ((not self.exact or self.function_change <= FUNCTION_ATOL) and self.excess <= self.allowed
-                and self.feasible and self.keeps_output)
+                and self.feasible and self.keeps_output and self.joined and not self.form)
 
 
 @dataclass(frozen=True)
@@ -171,6 +185,10 @@ class Audit:
     is what merging and bridging add, the quantity the proof of Theorem ``thm-barrier-decay`` bounds
     by the certificate. When spherization keeps its promise, ``barrier ≤ max(merge_barrier, 0)``.
     ``scale = L·mean‖x‖·max(Σ_j|ã^A_j|, Σ_j|ã^B_j|)``: the certificate is ``≤ scale · δ(U)``.
+    ``moved``: per side, ``Σ_j |a_j|‖w_j(1) − w_j(0)‖`` summed over that side's merge segments, what the
+    merges actually move; the declared moments (hence the certificate) must be at least that.
+    ``outside``: how far the path's predictions or the data's targets leave the range on which the loss
+    was verified (``Loss.verified``; 0 inside).
     """
 
     segments: tuple[SegmentAudit, ...]
@@ -180,6 +198,9 @@ class Audit:
     spherized_level: float
     certificate: float
     scale: float
+    moved: tuple[float, float] = (0.0, 0.0)
+    moments: tuple[float, float] = (0.0, 0.0)
+    outside: float = 0.0
 
     @property
     def barrier(self) -> float:
@@ -199,17 +220,39 @@ class Audit:
         return [s for s in self.segments if not s.holds]
 
     @property
+    def joined(self) -> bool:
+        """Continuous from ``A`` to ``B``: every joint and both ends within ``JOINT_RTOL`` (and ``FUNCTION_ATOL``)."""
+        return all(s.joined for s in self.segments)
+
+    @property
+    def moments_cover_merges(self) -> bool:
+        """The declared merge moments are at least what the merge segments move (to round-off)."""
+        return all(moved <= declared * (1 + 1e-12) + 1e-300 for moved, declared in zip(self.moved, self.moments))
+
+    @property
+    def within_loss_range(self) -> bool:
+        return self.outside == 0.0
+
+    @property
     def holds(self) -> bool:
-        """Every segment keeps its guarantee and the barrier is within the certificate."""
-        return not self.failures and self.merge_barrier <= self.certificate + cost_roundoff(self.peak)
+        """Every segment keeps its guarantee and joins its neighbours, the path runs from ``A`` to ``B``, the
+        certificate covers the merges, the loss was verified where the path goes, and the barrier is within
+        the certificate."""
+        return (not self.failures and self.moments_cover_merges and self.within_loss_range
+                and self.merge_barrier <= self.certificate + cost_roundoff(self.peak))
 
     @property
     def max_function_change(self) -> float:
         return max((s.function_change for s in self.segments if s.exact), default=0.0)
 
 
-def audit(path: Path, x, y, *, loss: str, lam: float, points_per_segment: int = 17) -> Audit:
-    """Check every segment of a constructive path against its guarantee (``GUARANTEES``) on ``(x, y)``.
+def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: int = 17) -> Audit:
+    """Check every segment of a constructive path from ``A`` to ``B`` against its guarantee (``GUARANTEES``) on ``(x, y)``.
+
+    Joints and ends first: the path must start at ``A`` and end at ``B`` (the networks it was asked to
+    join, not a permuted or canonical copy), every segment must start where the previous one ends, with
+    the same function on the data (``SegmentAudit.joint``, ``JOINT_RTOL``), and every segment must have
+    the form its guarantee's argument uses (:func:`form_problem`).
 
     Exact kinds: ``|f_t − f_0| ≤ FUNCTION_ATOL`` at every sample; prune and spherize: cost
     non-increasing between consecutive samples; consolidate: cost ≤ its start; free and transfer:
@@ -222,20 +265,40 @@ def audit(path: Path, x, y, *, loss: str, lam: float, points_per_segment: int = 
     ``max(C₀, C₁)`` (hence the barrier), the level and peak between the spherized networks (hence
     :attr:`Audit.merge_barrier`), the certificate :meth:`Path.certificate` and its prefactor.
     """
+    if not isinstance(path, Path):
+        raise TypeError(f"path must be a Path, got {type(path).__name__}")
     if path.moments is None:
-        raise ValueError("audit needs a constructive path (it checks the construction's guarantees)")
+        raise ValueError("path: audit needs a constructive path (it checks the construction's guarantees)")
+    (WA, aA), (WB, aB) = as_pair(A, B)
+    if WA.shape != path.segments[0].W0.shape:
+        raise ValueError(f"A and B must have the path's shape {tuple(path.segments[0].W0.shape)}, got {tuple(WA.shape)}")
     local, f, c, x, Ws, As = _sampled(path, x, y, loss, lam, points_per_segment)
-    lipschitz = get_loss(loss).lipschitz
+    loss_fn = get_loss(loss)
+    lipschitz = loss_fn.lipschitz
     mean_norm = float(x.norm(dim=1).mean())
     roundoff = cost_roundoff(float(c.abs().max()))
+    _, y = _data(x, y, loss=loss)
+    WA, aA, WB, aB = (t.to(x.device) for t in (WA, aA, WB, aB))
+    size = max(1.0, *(float(t.abs().max()) for t in (WA, aA, WB, aB, Ws, As)))
+    f_ends = [_values(W[None], a[None], x, y, loss_fn, lam)[0][0] for W, a in ((WA, aA), (WB, aB))]
+    moved = [0.0, 0.0]
     results = []
     for i, segment in enumerate(path.segments):
+        before = (WA, aA, f_ends[0]) if i == 0 else (Ws[i - 1, -1], As[i - 1, -1], f[i - 1, -1])
+        gaps = [(Ws[i, 0] - before[0]).abs().max(), (As[i, 0] - before[1]).abs().max()]
+        jump = float((f[i, 0] - before[2]).abs().max())
+        if i == len(path.segments) - 1:
+            gaps += [(Ws[i, -1] - WB).abs().max(), (As[i, -1] - aB).abs().max()]
+            jump = max(jump, float((f[i, -1] - f_ends[1]).abs().max()))
+        joint = float(max(gaps)) / size
+        if segment.kind == "merge":
+            moved[0 if segment.side == "A" else 1] += float((segment.a0.abs() * (segment.W1 - segment.W0).norm(dim=1)).sum())
         norms = Ws[i].norm(dim=-1)
         output_change = 0.0
         if segment.kind in ("merge", "spherize"):
-            moved = As[i] if segment.kind == "merge" else As[i] * norms
-            size = float(moved[0].abs().max())
-            output_change = float((moved - moved[0]).abs().max()) / size if size > 0 else 0.0
+            kept = As[i] if segment.kind == "merge" else As[i] * norms
+            size = float(kept[0].abs().max())
+            output_change = float((kept - kept[0]).abs().max()) / size if size > 0 else 0.0
         fi, ci = (f[i].flip(0), c[i].flip(0)) if segment.reverse else (f[i], c[i])  # forward direction
         change = float((fi - fi[0]).abs().max())
         if segment.kind in ("prune", "spherize"):
@@ -250,7 +313,7 @@ def audit(path: Path, x, y, *, loss: str, lam: float, points_per_segment: int = 
         if segment.kind == "merge":
             allowed += lipschitz * mean_norm * path.moments[0 if segment.side == "A" else 1]
         results.append(SegmentAudit(segment.kind, segment.side, change, excess, allowed, float(norms.max()),
-                                    output_change))
+                                    output_change, joint, jump, form_problem(segment)))
     flat = c.reshape(-1)
     level = float(torch.maximum(flat[0], flat[-1]))
     ends = [i for i, s in enumerate(path.segments) if s.kind in ("prune", "spherize")]
@@ -260,6 +323,8 @@ def audit(path: Path, x, y, *, loss: str, lam: float, points_per_segment: int = 
     spherized_level = float(torch.maximum(c[first, 0] if first < len(c) else flat[-1],
                                           c[last - 1, -1] if last > 0 else flat[0]))
     inner_peak = float(inner.max()) if inner.numel() else spherized_level
-    scale = lipschitz * mean_norm * max(path.info["masses"])
+    masses = [float((a * W.norm(dim=1)).abs().sum()) for W, a in ((WA, aA), (WB, aB))]
+    scale = lipschitz * mean_norm * max(masses)
+    outside = loss_fn.outside(f.reshape(-1), y)
     return Audit(tuple(results), float(flat.max()), level, inner_peak, spherized_level, path.certificate(x, lipschitz),
-                 scale)
+                 scale, tuple(moved), tuple(path.moments), outside)
