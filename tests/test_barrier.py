@@ -800,7 +800,7 @@ def test_round_off_is_relative_to_the_cost_level(scale):
 
 def test_float32_networks_are_refused_with_a_conversion_hint():
     W = torch.nn.functional.normalize(torch.randn(64, 2, dtype=torch.float32, generator=torch.Generator().manual_seed(0)), dim=1)
-    with pytest.raises(ValueError, match=r"> 1 .*the network is float32.*W\.double\(\)"):
+    with pytest.raises(ValueError, match=r"> 1 .*its W is float32.*W\.double\(\)"):
         barrier.constructive_path((W, torch.ones(64)), (W, torch.ones(64)), X2)
 
 

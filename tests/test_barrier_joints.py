@@ -205,3 +205,47 @@ def test_a_path_outside_the_verified_range_fails_its_audit():
     report = barrier.audit(barrier.constructive_path(*far, x), x, y, A=far[0], B=far[1], loss="huber", lam=LAM)
     assert report.outside > 0 and not report.holds
     assert losses.LOSSES["bce"].outside(torch.zeros(3), torch.tensor([0.0, 0.5, 1.0])) == 0.0
+
+
+# ---- issue 23: budgets and the messages that blamed the wrong thing ----------------------------------------
+
+def _refused(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
+
+
+@pytest.mark.parametrize("case", ["seeds", "widths", "steps", "bezier", "ball_cover", "weight_matching",
+                                  "zero_barrier", "train"])
+def test_large_requests_are_refused_at_once(case):
+    A, B, x, y = barrier.tight_pair()
+    spread = barrier.default_widths("spread")
+    calls = {
+        "seeds": (lambda: barrier.check_barrier_decay(n=2, widths=spread, seeds=10**7), "widths and seeds"),
+        "widths": (lambda: barrier.check_barrier_decay(n=2, widths=[16, 2**21], seeds=5, tolerance=0.1),
+                   "widths and seeds"),
+        "steps": (lambda: barrier.check_trained_barriers(n=2, widths=[16, 32], seeds=2, steps=10**9),
+                  "widths, seeds and steps"),
+        "bezier": (lambda: barrier.bezier_paths([(A, B)], x, y, loss="huber", steps=10**9), "pairs, steps and samples"),
+        "ball_cover": (lambda: barrier.ball_cover(6, 10**6), "n and cells"),
+        "weight_matching": (lambda: barrier.weight_matching(barrier.spread_network(2, 20_000),
+                                                            barrier.spread_network(2, 20_000, seed=1)), "A and B"),
+        "zero_barrier": (lambda: barrier.check_zero_barrier_1d([4, 8], seeds=10**7), "widths, seeds and steps"),
+        "train": (lambda: barrier.train_networks(x, y, width=10**9, seeds=2, loss="huber"), "width, seeds and steps"),
+    }
+    call, name = calls[case]
+    _refused(call, rf"{name}=.*beyond the budget")
+
+
+def test_data_at_the_origin_is_refused_by_name():
+    data = (torch.zeros(10, 2, dtype=torch.float64), torch.zeros(10, dtype=torch.float64))
+    _refused(lambda: barrier.check_barrier_decay(n=2, widths=WIDTHS, seeds=SEEDS, data=data), "data: every sample")
+
+
+def test_float32_output_weights_are_not_blamed_for_an_infeasible_W():
+    W = torch.tensor([[1.5, 0.0], [0.0, 1.0]], dtype=torch.float64)
+    with pytest.raises(ValueError) as error:
+        barrier.as_network("A", (W, torch.ones(2, dtype=torch.float32)))
+    assert "infeasible" in str(error.value) and "float32" not in str(error.value)
+    with pytest.raises(ValueError, match="its W is float32"):
+        g = torch.Generator().manual_seed(0)
+        barrier.as_network("A", (torch.nn.functional.normalize(torch.randn(64, 2, generator=g), dim=1), torch.ones(64)))

@@ -10,7 +10,8 @@ import torch
 
 from .. import device as book_device
 from ..rates import RateCheck, fit_loglog, rate_check
-from ..validate import finite_real, int_list, positive_int
+from ..validate import finite_real, int_list, nonnegative_int, positive_int
+from . import costs
 from .baselines import straight_line
 from .construction import COVERS, constructive_path
 from .data import _lift, spread_pairs, teacher_data, tight_pair, train_networks
@@ -32,7 +33,28 @@ def _check_data(data, n: int, loss: str, seed: int, device):
     if not isinstance(data, (tuple, list)) or len(data) != 2:
         raise TypeError(f"data must be a pair (x, y) of tensors, got {type(data).__name__}")
     x, y = _data(*data, n=n, loss=loss)
+    if not bool((x != 0).any()):
+        raise ValueError("data: every sample x_i is 0, so every network computes f(x_i) = 0 and the certificate"
+                         " L·mean‖x‖·μ is 0: there is nothing to check; pass data with some x_i ≠ 0")
     return x.to(device), y.to(device)
+
+
+def _refuse_check(name: str, value, *, n: int, widths: list[int], pairs: int, samples: int, covers=("grid",),
+                  train: tuple[int, int] | None = None, cells: int | None = None) -> None:
+    """Budget of a check: per width, ``pairs`` constructions and audits per cover (and ``train = (networks,
+    steps)`` trainings), summed over ``widths``."""
+    work = memory = 0.0
+    for m in widths:
+        K = cells or (2 if n == 1 else max(1, m // 2))
+        for cover in covers:
+            build, build_memory = costs.path(m, n, cover, K)
+            check, check_memory = costs.sampled(costs.SEGMENTS, 17, m, n, samples)
+            work += pairs * (build + check)
+            memory = max(memory, build_memory, check_memory)
+        if train is not None:
+            fit, fit_memory = costs.training(train[1], train[0], m, n, samples)
+            work, memory = work + fit, max(memory, fit_memory)
+    costs.refuse(name, value, work=work, memory=memory)
 
 
 REQ_EXACT = f"function-exact segments reproduce f within {FUNCTION_ATOL:g} on every pair"
@@ -113,9 +135,16 @@ def _rate_inputs(n, widths, seeds, minimum_seeds: int = 1):
 def spread_certificate_slopes(n: int, widths: Sequence[int], *, seeds: int, offsets: Sequence[int],
                               cover: str = "grid") -> list[float]:
     """The fitted slope of the mean certificate against ``m`` for each seed offset (no audit: the spread
-    of the statistic that :func:`check_barrier_decay` fits, from which ``SLOPE_TOL`` is set)."""
+    of the statistic that :func:`check_barrier_decay` fits, from which ``SLOPE_TOL`` is set).
+
+    Budget: offsets × widths × seeds constructions (``costs.path``) within ``budget.work()``."""
     n, widths, seeds = _rate_inputs(n, widths, seeds)
-    offsets = [int(o) for o in offsets]
+    if isinstance(offsets, (str, bytes)) or not isinstance(offsets, (Sequence, range)) or len(offsets) == 0:
+        raise TypeError(f"offsets must be a non-empty sequence of non-negative ints, got {offsets!r:.60}")
+    offsets = [nonnegative_int(f"offsets[{i}]", o) for i, o in enumerate(offsets)]
+    cover = _choice("cover", cover, COVERS)
+    work = len(offsets) * seeds * sum(costs.path(m, n, cover, max(1, m // 2))[0] for m in widths)
+    costs.refuse("widths, seeds and offsets", (widths, seeds, len(offsets)), work=work)
     x = torch.zeros(1, n, dtype=torch.float64)
     x[0, 0] = 1.0  # the certificate's data factor mean‖x‖ = 1 does not change a slope
     slopes = []
@@ -169,15 +198,20 @@ def check_barrier_decay(*, n: int, widths: Sequence[int], seeds: int = 5, loss: 
     20 seed offsets at widths 16…512 with 5 pairs (:func:`spread_certificate_slopes`). Without an
     explicit ``tolerance``, other ``n`` and smaller sizes (``MEASURED_SIZES``) raise ``ValueError``:
     for ``n ≥ 4`` the gap ``1/(n(n−1))`` to the ball's rate ``m^{−1/n}`` is smaller than any
-    tolerance not backed by a measurement. (The mean is fitted, not the largest certificate: a
-    maximum over a few pairs spreads about twice as much between offsets.)
+    tolerance not backed by a measurement; the widths must span a factor 32. (The mean is fitted, not
+    the largest certificate: a maximum over a few pairs spreads about twice as much between offsets.)
+    Resolution, measured (tests): a cover growing like ``K ∝ m^β`` is rejected for ``β ≤ 0.85`` at
+    ``n = 2`` and ``β ≤ 0.8`` at ``n = 3``; ``β = 0.9`` at ``n = 3`` is within the tolerance.
 
-    Requirements, on every pair, what :func:`audit` checks (``_audit_requirements``): exact segments
-    exact to 1e-10, monotone spherization and consolidation, constant cost on free moves and
-    transfers, the bridge below the chord between its endpoint costs, the barrier above the spherized
-    endpoints below the certificate, ``‖w_j(t)‖ ≤ 1`` everywhere, ``a`` unchanged on merges, and the
-    audit of :func:`tight_pair` (an understated certificate fails there). ``cells``, ``spherization`` and ``bridge`` are passed to :func:`constructive_path`
-    (for the negative controls).
+    Requirements, on every pair, what :func:`audit` checks (``_audit_requirements``): the path joined
+    from ``A`` to ``B``, every segment in its form, exact segments exact to 1e-10, monotone
+    spherization and consolidation, constant cost on free moves and transfers, the bridge below the
+    chord between its endpoint costs, the barrier above the spherized endpoints below the certificate
+    and the certificate above what the merges move, ``‖w_j(t)‖ ≤ 1`` everywhere, ``a`` unchanged on
+    merges, the loss verified where the path goes, and :func:`tight_audits` (barrier/certificate >
+    0.95 for both covers and losses, so a 10% understatement fails). ``cells``, ``spherization`` and
+    ``bridge`` are passed to :func:`constructive_path` (for the negative controls). Budget: widths ×
+    seeds constructions and audits (``costs.path``, ``costs.sampled``) within ``budget.work()``.
     """
     n, widths, seeds = _rate_inputs(n, widths, seeds)
     loss_fn = get_loss(loss)
@@ -192,6 +226,9 @@ def check_barrier_decay(*, n: int, widths: Sequence[int], seeds: int = 5, loss: 
         raise ValueError(f"tolerance must be >= 0, got {tolerance!r}")
     device = book_device.device()
     x, y = _check_data(data, n, loss, seed, device)
+    cells = None if cells is None else positive_int("cells", cells)
+    _refuse_check("widths and seeds", (widths, seeds), n=n, widths=widths, pairs=seeds, samples=x.shape[0],
+                  covers=(cover,), cells=cells)
     options = dict(cover=cover, cells=cells, spherization=spherization, bridge=bridge)
     audits, mean, largest, realised = [], [], [], []
     for m in widths:
@@ -250,13 +287,16 @@ def check_trained_barriers(*, n: int, widths: Sequence[int], seeds: int = 3, los
     the raw barrier is often exactly 0). When the normalised barrier is 0 at some width (merging cost
     nothing, e.g. zero targets or a large ``lam``) no slope is observed: the fit is of the largest
     certificate, or of a constant placeholder if that is 0 too (note ``"fitted series"``); the verdict
-    does not depend on it.
+    does not depend on it. Budget: training and the pairs' constructions and audits within ``budget.work()``.
     """
     n, widths, seeds = _rate_inputs(n, widths, seeds, minimum_seeds=2)
     loss_fn = get_loss(loss)
     lam = _lam(lam)
     device = book_device.device()
     x, y = _check_data(data, n, loss, seed, device)
+    steps = book_device.sizes(ci=300, full=1500) if steps is None else positive_int("steps", steps)
+    _refuse_check("widths, seeds and steps", (widths, seeds, steps), n=n, widths=widths,
+                  pairs=seeds * (seeds - 1) // 2, samples=x.shape[0], covers=COVERS, train=(seeds, steps))
     audits, normalized, raw, certificates, relative, inside = [], [], [], [], [], []
     every_normalized, every_allowed = [], []
     for m in widths:
@@ -321,7 +361,7 @@ def check_zero_barrier_1d(widths: Sequence[int], *, loss: str = "huber", seeds: 
     barrier against ``m``, for contrast (it does not decay); where that barrier is 0 (e.g. zero
     targets) a constant placeholder is fitted (note ``"fitted series"``), the verdict does not use it. ``biases=True`` is the negative
     control: networks with biases, i.e. bias-free networks on ``(x, 1)`` with ``n = 2``, where
-    merging is no longer free.
+    merging is no longer free. Budget: training and the pairs' constructions and audits within ``budget.work()``.
     """
     widths = int_list("widths", widths, 4)
     if len(set(widths)) < 2:
@@ -335,6 +375,9 @@ def check_zero_barrier_1d(widths: Sequence[int], *, loss: str = "huber", seeds: 
     lam = _lam(lam)
     device = book_device.device()
     x, y = _check_data(data, 1, loss, seed, device)
+    steps = book_device.sizes(ci=300, full=1500) if steps is None else positive_int("steps", steps)
+    _refuse_check("widths, seeds and steps", (widths, seeds, steps), n=2 if biases else 1, widths=widths,
+                  pairs=seeds * (seeds - 1) // 2 * 2, samples=x.shape[0], train=(seeds, steps))
     inputs = _lift(x) if biases else x
     audits, largest, naive, certificates = [], [], [], []
     for m in widths:
@@ -374,7 +417,9 @@ def check_zero_barrier_1d(widths: Sequence[int], *, loss: str = "huber", seeds: 
 
 
 def default_widths(kind: str) -> list[int]:
-    """The chapter's widths: ``"1d"`` 4..128; ``"spread"`` 16..512 (``full``: ..2048); ``"trained"`` 16..128."""
+    """The chapter's widths: ``"1d"`` 4..128; ``"spread"`` 16..512 (``full``: ..2048); ``"trained"`` 16..128.
+
+    Budget: constant work."""
     kind = _choice("kind", kind, ("1d", "spread", "trained"))
     if kind == "1d":
         return [4, 8, 16, 32, 64, 128]
@@ -387,6 +432,7 @@ def default_seeds(kind: str) -> int:
     """Seeds per width: ``ci`` 3 trained networks (3 pairs) or 5 spread pairs; ``full`` 10 (45 pairs, spread 10).
 
     At ``full`` scale the trained grid is 4 widths × 45 pairs × 2 losses × 2 dimensions = 720 pairs.
+    Budget: constant work.
     """
     kind = _choice("kind", kind, ("1d", "spread", "trained"))
     return book_device.sizes(ci=5 if kind == "spread" else 3, full=10)

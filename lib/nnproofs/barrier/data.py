@@ -9,14 +9,18 @@ import torch
 from .. import device as book_device
 from ..measure import sample_inputs
 from ..validate import finite_real, positive_int
+from . import costs
 from .losses import get_loss
 from .model import LAMBDA, Network, _data, _forward, _generator, _lam
 
 
 def spread_network(n: int, width: int, *, seed: int = 0, device=None) -> Network:
     """A worst case for merging: ``w_j`` uniform in the unit ball (directions uniform on S^{n−1}),
-    ``a_j = ±1/m`` with random signs, so ``‖a‖₁ = 1`` and no two neurons are close."""
+    ``a_j = ±1/m`` with random signs, so ``‖a‖₁ = 1`` and no two neurons are close.
+
+    Budget: ``8·m·(n + 1)`` bytes within ``budget.memory()``."""
     n, width = positive_int("n", n), positive_int("width", width)
+    costs.refuse("n and width", (n, width), work=float(width) * n, memory=8.0 * width * (n + 1))
     generator = _generator(seed, device)
     W = sample_inputs(width, n, "ball", generator=generator)
     signs = torch.randint(0, 2, (width,), generator=generator, device=device).to(torch.float64) * 2 - 1
@@ -28,8 +32,10 @@ def teacher_data(n: int, *, samples: int = 256, loss: str = "huber", seed: int =
 
     Teacher ``g(x) = Σ_{i≤5} c_i ρ(v_i · x)`` with unit ``v_i`` and ``c_i = ±1`` alternating;
     ``huber``: ``y = g(x) + 0.05 ε``; ``bce``: ``y = 1[g(x) > median g]``. Returns float64 ``(x, y)``.
+    Budget: ``8·samples·(n + 6)`` bytes within ``budget.memory()``.
     """
     n, samples = positive_int("n", n), positive_int("samples", samples)
+    costs.refuse("n and samples", (n, samples), work=6.0 * samples * n, memory=8.0 * samples * (n + 6))
     loss = get_loss(loss).name
     generator = _generator(seed, device)
     x = sample_inputs(samples, n, "ball", generator=generator)
@@ -50,11 +56,14 @@ def train_networks(x, y, *, width: int, seeds: int, loss: str, lam: float = LAMB
     each step followed by the projection ``w_j ← w_j / max(1, ‖w_j‖)`` onto the feasible set.
     Initialisation from ``seed``: ``w_j`` uniform in the unit ball, ``a_j ~ N(0, 1/m)``.
     ``steps`` defaults to 300 at ``BOOK_SCALE=ci`` and 1500 at ``full``.
+    Budget: ``3·steps·seeds·m·N·(n + 1)`` multiply-adds within ``budget.work()``.
     """
     width, seeds = positive_int("width", width), positive_int("seeds", seeds)
     x, y = _data(x, y, loss=loss)
     loss_fn, lam = get_loss(loss), _lam(lam)
     steps = book_device.sizes(ci=300, full=1500) if steps is None else positive_int("steps", steps)
+    work, memory = costs.training(steps, seeds, width, x.shape[1], x.shape[0])
+    costs.refuse("width, seeds and steps", (width, seeds, steps), work=work, memory=memory)
     lr = finite_real("lr", lr)
     if lr <= 0:
         raise ValueError(f"lr must be > 0, got {lr!r}")
@@ -80,8 +89,12 @@ def _lift(x: torch.Tensor) -> torch.Tensor:
 
 def spread_pairs(n: int, width: int, *, seeds: int, seed: int = 0, device=None) -> list[tuple[Network, Network]]:
     """``seeds`` pairs of independent :func:`spread_network` s; offset ``seed`` uses the network seeds
-    ``2·seeds·seed + 2s`` and ``+ 1`` for pair ``s``, so different offsets share no network."""
+    ``2·seeds·seed + 2s`` and ``+ 1`` for pair ``s``, so different offsets share no network.
+
+    Budget: ``16·seeds·m·(n + 1)`` bytes within ``budget.memory()``."""
     n, width, seeds = positive_int("n", n), positive_int("width", width), positive_int("seeds", seeds)
+    costs.refuse("n, width and seeds", (n, width, seeds), work=2.0 * seeds * width * n,
+                 memory=16.0 * seeds * width * (n + 1))
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be a non-negative int, got {seed!r}")
     base = 2 * seeds * seed

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from ..validate import positive_int
+from ..validate import finite_real, positive_int
+from . import costs
 from .losses import get_loss
 from .model import FEASIBILITY_RTOL, _data, _lam, _values, as_pair
 from .paths import EXACT_KINDS, Path, form_problem
@@ -25,8 +26,8 @@ JOINT_RTOL = 1e-15  # parameters where two segments meet, and at the path's ends
 def cost_roundoff(level: float) -> float:
     """The round-off allowed on a cost of size ``level``: ``COST_ATOL · max(1, |level|)`` (a float64 mean of
     ``N`` terms is exact to a few ulps of the cost, so the allowance scales with it; at cost 1e4 one ulp
-    is 1.8e-12)."""
-    return COST_ATOL * max(1.0, abs(float(level)))
+    is 1.8e-12). Budget: constant work."""
+    return COST_ATOL * max(1.0, abs(finite_real("level", level)))
 
 
 @dataclass(frozen=True)
@@ -61,12 +62,22 @@ def _segment_times(points_per_segment: int, device) -> torch.Tensor:
     return torch.linspace(0, 1, points_per_segment, dtype=torch.float64, device=device)
 
 
+def _refuse_sampling(paths: Sequence[Path], x: torch.Tensor, points_per_segment: int) -> None:
+    """Budget of evaluating the cost along ``paths``: segments × points × m × N × (n + 1) multiply-adds."""
+    m, n = paths[0].segments[0].W0.shape
+    segments = sum(len(p.segments) for p in paths)
+    work, memory = costs.sampled(segments, points_per_segment, m, n, x.shape[0])
+    costs.refuse("path, x and points_per_segment", (segments, tuple(x.shape), points_per_segment), work=work,
+                 memory=memory)
+
+
 def _sampled(path: Path, x, y, loss: str, lam: float, points_per_segment: int):
     if not isinstance(path, Path):
         raise TypeError(f"path must be a Path, got {type(path).__name__}")
     loss_fn = get_loss(loss)
     lam = _lam(lam)
     x, y = _data(x, y, n=path.segments[0].W0.shape[1], loss=loss)
+    _refuse_sampling([path], x, positive_int("points_per_segment", points_per_segment))
     device = path.segments[0].W0.device
     x, y = x.to(device), y.to(device)
     local = _segment_times(points_per_segment, device)
@@ -80,7 +91,10 @@ def _sampled(path: Path, x, y, loss: str, lam: float, points_per_segment: int):
 
 
 def profile(path: Path, x, y, *, loss: str, lam: float, points_per_segment: int = 17) -> Profile:
-    """The cost ``C`` at ``points_per_segment`` equally spaced times of every segment of ``path``."""
+    """The cost ``C`` at ``points_per_segment`` equally spaced times of every segment of ``path``.
+
+    Budget: segments × points × m × N × (n + 1) multiply-adds within ``budget.work()``.
+    """
     local, _, c, *_ = _sampled(path, x, y, loss, lam, points_per_segment)
     count = len(path.segments)
     t = ((torch.arange(count, device=local.device)[:, None] + local[None, :]) / count).reshape(-1)
@@ -89,7 +103,7 @@ def profile(path: Path, x, y, *, loss: str, lam: float, points_per_segment: int 
 
 def barrier(path: Path, x, y, *, loss: str, lam: float, points_per_segment: int = 17) -> float:
     """``B(γ) = max_t C(γ(t)) − max(C(γ(0)), C(γ(1)))`` over the sampled times (a lower bound of the supremum;
-    the audit bounds the supremum on every segment from its guarantee)."""
+    the audit bounds the supremum on every segment from its guarantee). Budget: as :func:`profile`."""
     return profile(path, x, y, loss=loss, lam=lam, points_per_segment=points_per_segment).barriers()["max"]
 
 
@@ -98,6 +112,7 @@ def barriers(paths: Sequence[Path], x, y, *, loss: str, lam: float, points_per_s
 
     The samples of every path are stacked into one batch of parameter sets, so on a GPU all pairs
     are evaluated at once; the result equals ``[barrier(p, ...) for p in paths]`` to round-off.
+    Budget: as :func:`profile`, summed over the paths.
     """
     if isinstance(paths, Path) or len(paths) == 0:
         raise ValueError("paths must be a non-empty sequence of Path objects")
@@ -110,6 +125,7 @@ def barriers(paths: Sequence[Path], x, y, *, loss: str, lam: float, points_per_s
     loss_fn, lam = get_loss(loss), _lam(lam)
     device = paths[0].segments[0].W0.device
     x, y = _data(x, y, n=paths[0].segments[0].W0.shape[1], loss=loss)
+    _refuse_sampling(paths, x, positive_int("points_per_segment", points_per_segment))
     x, y = x.to(device), y.to(device)
     local = _segment_times(points_per_segment, device)
     params = [s.evaluate(local) for p in paths for s in p.segments]
@@ -264,6 +280,7 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
     ``a`` and spherize keeps ``a_j‖w_j‖`` (``SegmentAudit.output_change``). Also returns the sampled peak and level
     ``max(C₀, C₁)`` (hence the barrier), the level and peak between the spherized networks (hence
     :attr:`Audit.merge_barrier`), the certificate :meth:`Path.certificate` and its prefactor.
+    Budget: as :func:`profile`.
     """
     if not isinstance(path, Path):
         raise TypeError(f"path must be a Path, got {type(path).__name__}")

@@ -3,12 +3,15 @@ definition ``def-barrier-cost``, with the validation of their inputs."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import torch
 from torch import nn
 
 from ..networks import affine_maps
 from ..validate import finite_real
+from . import costs
 from .losses import Loss, get_loss
 
 Network = tuple[torch.Tensor, torch.Tensor]
@@ -46,7 +49,7 @@ def as_network(name: str, net) -> Network:
     ``net`` is a pair ``(W, a)`` or a ``Sequential(Linear(n, m), ReLU, Linear(m, 1))`` whose biases
     are zero. Raises ``ValueError`` for biases (lift the inputs to ``(x, 1)`` instead: a bias is a
     weight on a constant input), mismatched shapes, non-finite entries or ``‖w_j‖ > 1`` beyond
-    round-off (``FEASIBILITY_RTOL``).
+    round-off (``FEASIBILITY_RTOL``). Budget: linear in the network's size (already in memory).
     """
     if isinstance(net, nn.Module):
         maps = affine_maps(net, name)
@@ -73,17 +76,19 @@ def as_network(name: str, net) -> Network:
     norms = weight.norm(dim=1)
     if bool((norms > 1 + FEASIBILITY_RTOL).any()):
         j = int(norms.argmax())
-        low = [str(v.dtype).removeprefix("torch.") for v in net[:2]
-               if isinstance(v, torch.Tensor) and v.dtype not in (torch.float64, torch.int32, torch.int64)]
-        hint = (f"; the network is {low[0]}, whose unit rows have norms up to about 1 + 1e-7: build it in float64"
-                " (W.double(), then W / W.norm(dim=1, keepdim=True).clamp(min=1))" if low else "")
+        given = net[0].dtype if isinstance(net[0], (torch.Tensor, np.ndarray)) else None
+        low = given is not None and str(given).removeprefix("torch.") in ("float32", "float16", "bfloat16")
+        hint = (f"; its W is {str(given).removeprefix('torch.')}, whose unit rows have norms up to about 1 + 1e-7:"
+                " build W in float64 (W.double(), then W / W.norm(dim=1, keepdim=True).clamp(min=1))" if low else "")
         raise ValueError(f"{name} is infeasible: ‖w_{j}‖ = {float(norms[j]):.17g} > 1 (the construction needs"
                          f" ‖w_j‖ <= 1, up to {FEASIBILITY_RTOL:g}){hint}")
     return weight, out.to(weight.device)
 
 
 def as_pair(A, B) -> tuple[Network, Network]:
-    """``A`` and ``B`` as networks (:func:`as_network`) of the same shape, ``B`` on ``A``'s device."""
+    """``A`` and ``B`` as networks (:func:`as_network`) of the same shape, ``B`` on ``A``'s device.
+
+    Budget: linear in the networks' size."""
     (WA, aA), (WB, aB) = as_network("A", A), as_network("B", B)
     if WA.shape != WB.shape:
         raise ValueError(f"A and B must have the same shape, got W {tuple(WA.shape)} and {tuple(WB.shape)}")
@@ -113,7 +118,8 @@ def _lam(lam) -> float:
     return lam
 
 
-def _shapes(W, a, x) -> None:
+def _shapes(W, a, x, *, convert: bool = True):
+    """``W, a, x`` checked (tensors, shapes, the budget of one forward pass) and, with ``convert``, as float64."""
     for name, value in (("W", W), ("a", a), ("x", x)):
         if not isinstance(value, torch.Tensor):
             raise TypeError(f"{name} must be a torch tensor, got {type(value).__name__}")
@@ -122,12 +128,21 @@ def _shapes(W, a, x) -> None:
     if W.ndim < 2 or x.ndim != 2 or W.shape[-1] != x.shape[1] or a.shape != W.shape[:-1]:
         raise ValueError(f"need W (..., m, n), a (..., m), x (N, n) with matching m and n; got W {tuple(W.shape)},"
                          f" a {tuple(a.shape)}, x {tuple(x.shape)}")
+    sets = math.prod(W.shape[:-2])
+    work, memory = costs.sampled(1, sets, W.shape[-2], W.shape[-1], x.shape[0])
+    costs.refuse("W and x", (tuple(W.shape), tuple(x.shape)), work=work, memory=memory)
+    if not convert:
+        return W, a, x
+    x = _float64("x", x)
+    return _float64("W", W).to(x.device), _float64("a", a).to(x.device), x
 
 
 def forward(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
-    """``f(x_i) = Σ_j a_j ρ(w_j · x_i)`` for a batch: ``W (..., m, n)``, ``a (..., m)``, ``x (N, n)`` → ``(..., N)``."""
-    _shapes(W, a, x)
-    return _forward(W, a, x)
+    """``f(x_i) = Σ_j a_j ρ(w_j · x_i)`` for a batch: ``W (..., m, n)``, ``a (..., m)``, ``x (N, n)`` → ``(..., N)``.
+
+    Budget: sets × m × N × (n + 1) multiply-adds within ``budget.work()``.
+    """
+    return _forward(*_shapes(W, a, x))
 
 
 def _forward(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
@@ -138,11 +153,15 @@ def _forward(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
 def cost(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor, y: torch.Tensor, *, loss: str, lam: float) -> torch.Tensor:
     """``C(θ) = mean_i ℓ(f_θ(x_i), y_i) + λ‖a‖₁`` for every parameter set of the batch, shape ``(...)``.
 
-    Evaluated in float64 on the data's device; autograd flows through ``W`` and ``a``.
+    Evaluated in float64 on the data's device; autograd flows through ``W`` and ``a``. Budget: as :func:`forward`.
     """
     loss_fn, lam = get_loss(loss), _lam(lam)
     x, y = _data(x, y, loss=loss)
-    _shapes(W, a, x)
+    _shapes(W, a, x, convert=False)
+    if not (W.is_floating_point() and a.is_floating_point()):
+        raise TypeError(f"W and a must be floating-point tensors (autograd flows through them), got {W.dtype}, {a.dtype}")
+    if not (bool(torch.isfinite(W).all()) and bool(torch.isfinite(a).all())):
+        raise ValueError("W and a must be finite (no NaN or inf)")
     W, a = W.to(x), a.to(x)  # float64 on the data's device
     return loss_fn(_forward(W, a, x), y).mean(-1) + lam * a.abs().sum(-1)
 
