@@ -248,4 +248,5 @@ def test_float32_output_weights_are_not_blamed_for_an_infeasible_W():
     assert "infeasible" in str(error.value) and "float32" not in str(error.value)
     with pytest.raises(ValueError, match="its W is float32"):
         g = torch.Generator().manual_seed(0)
-        barrier.as_network("A", (torch.nn.functional.normalize(torch.randn(64, 2, generator=g), dim=1), torch.ones(64)))
+        barrier.as_network("A", (torch.nn.functional.normalize(torch.randn(64, 2, generator=g, dtype=torch.float32), dim=1),
+                                      torch.ones(64)))
