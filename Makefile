@@ -17,7 +17,7 @@ ALT_CPU := ATEN_CPU_CAPABILITY=default MKL_CBWR=COMPATIBLE OPENBLAS_CORETYPE=San
 TEST_LEDGER = BOOK_LEDGER_DIR=$$(mktemp -d)
 # Workers of the second-machine run (CI runs it beside the book build, one core each).
 PORTABLE_WORKERS ?= 2
-NBVAL := --nbval --nbval-current-env --nbval-cell-timeout 300 --nbval-sanitize-with tests/nbval_sanitize.cfg
+NBVAL := --nbval --nbval-current-env --nbval-cell-timeout 300 --nbval-kernel-startup-timeout 300 --nbval-sanitize-with tests/nbval_sanitize.cfg
 # gpu-check needs only torch, numpy and pytest: it runs with $(GPU_PYTHON) on the source tree.
 GPU_PYTHON ?= python3
 GPU_SCALE  ?= full
@@ -25,6 +25,8 @@ GPU_OUT    ?= gpu-results
 # A smoke run of the same script (CI on the CPU): only these claims, and the barrier benchmark with --smoke.
 GPU_CLAIMS ?=
 GPU_BENCH_ARGS ?=
+# Extra pytest arguments for make test / test-sweeps (e.g. PYTEST_ARGS="-k smooth").
+PYTEST_ARGS ?=
 
 .PHONY: install book test test-portable test-sweeps notebooks lab gpu-check benchmarks clean
 
@@ -46,11 +48,11 @@ book: $(STAMP)
 
 ## test: library tests, notebook sync test, and strict nbval over every committed notebook (seed sweeps apart)
 test: $(STAMP)
-	$(CI_ENV) $(TEST_LEDGER) $(BIN)/python -m pytest -n 2 --dist loadscope --durations=10 -m "not slow" $(NBVAL) tests notebooks
+	$(CI_ENV) $(TEST_LEDGER) $(BIN)/python -m pytest -n 2 --dist loadscope --durations=10 -m "not slow" $(NBVAL) $(PYTEST_ARGS) tests notebooks
 
 ## test-sweeps: the seed sweeps of every trajectory-dependent assertion (about ten minutes on two cores)
 test-sweeps: $(STAMP)
-	$(CI_ENV) $(TEST_LEDGER) $(BIN)/python -m pytest -n 2 --dist load --durations=20 -m slow tests
+	$(CI_ENV) $(TEST_LEDGER) $(BIN)/python -m pytest -n 2 --dist load --durations=20 -m slow $(PYTEST_ARGS) tests
 
 ## test-portable: strict nbval over the committed notebooks again, on the alternate CPU path
 test-portable: $(STAMP)

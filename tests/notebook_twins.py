@@ -54,7 +54,10 @@ def execute(chapter: Path) -> nbformat.NotebookNode:
     from nbclient import NotebookClient
 
     notebook = convert(chapter)
+    # The output of a cell may arrive after its reply; on a busy machine later than nbclient's default 4 s,
+    # which would drop it silently. Wait as long as for the cell, and fail rather than drop.
     client = NotebookClient(notebook, timeout=CELL_TIMEOUT, kernel_name="python3", record_timing=False,
+                            startup_timeout=CELL_TIMEOUT, iopub_timeout=CELL_TIMEOUT, raise_on_iopub_timeout=True,
                             resources={"metadata": {"path": str(BOOK)}})
     client.execute()
     return notebook

@@ -1,5 +1,5 @@
 """The book's Sphinx extensions (book/_ext): the prelude numbered as chapter 0, chapters led to their notebooks,
-the execution table in words."""
+the execution table in words, a cell's output waited for as long as the cell."""
 
 import sys
 from pathlib import Path
@@ -12,6 +12,7 @@ sys.path.insert(0, str(ROOT / "book" / "_ext"))
 
 import chapter_notebooks  # noqa: E402
 import chapter_zero  # noqa: E402
+import patient_execution  # noqa: E402
 import plain_status  # noqa: E402
 
 
@@ -62,3 +63,14 @@ def test_execution_marks_become_words_and_other_text_stays():
     row = nodes.row("", *(nodes.entry("", nodes.paragraph(text=t)) for t in ("book/01", "✅", "❌", "ok ✅")))
     plain_status.marks_in_words(None, row, "book/status")
     assert [entry.astext() for entry in row.children] == ["book/01", "ok", "failed", "ok ✅"]
+
+
+def test_every_notebook_client_waits_for_output_as_long_as_for_the_cell(monkeypatch):
+    import nbformat
+    from nbclient import NotebookClient
+
+    monkeypatch.setattr(NotebookClient, "__init__", NotebookClient.__init__)  # undone after the test
+    patient_execution.setup(None)
+    client = NotebookClient(nbformat.v4.new_notebook(), timeout=120)
+    assert (client.iopub_timeout, client.raise_on_iopub_timeout) == (120, True)
+    assert NotebookClient(nbformat.v4.new_notebook(), timeout=120, iopub_timeout=7).iopub_timeout == 7
