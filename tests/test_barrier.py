@@ -491,7 +491,7 @@ def test_other_bad_inputs():
         barrier.barrier(path, X2, y, loss="mse", lam=LAM)
     with pytest.raises(ValueError, match=r"y must lie in \[0, 1\] for the bce loss"):
         barrier.barrier(path, X2, y - 1, loss="bce", lam=LAM)
-    with pytest.raises(ValueError, match="points_per_segment must be >= 2"):
+    with pytest.raises(ValueError, match=r"points_per_segment must be in \[2, 4097\]"):
         barrier.barrier(path, X2, y, loss="huber", lam=LAM, points_per_segment=1)
     with pytest.raises(ValueError, match=r"ts must be a non-empty set of path times in \[0, 1\]"):
         path.evaluate([1.5])

@@ -15,7 +15,7 @@ from . import costs
 from .construction import constructive_path, default_cells
 from .evaluation import COST_ATOL, profile
 from .losses import get_loss
-from .model import LAMBDA, Network, as_network, as_pair, _data, _forward, _generator, _lam, _values
+from .model import LAMBDA, MAX_LR, Network, as_network, as_pair, _data, _forward, _generator, _lam, _values
 from .paths import Path, Segment
 
 
@@ -88,14 +88,14 @@ def bezier_paths(pairs: Sequence[tuple], x, y, *, loss: str, lam: float = LAMBDA
     if converge is not None and not 0 <= finite_real("converge", converge) < 1:
         raise ValueError(f"converge must be a fraction in [0, 1) or None, got {converge!r}")
     lr = finite_real("lr", lr)
-    if lr <= 0:
-        raise ValueError(f"lr must be > 0, got {lr!r}")
+    if not 0 < lr <= MAX_LR:
+        raise ValueError(f"lr must be in (0, {MAX_LR:g}], got {lr!r}")
     loss_fn, lam = get_loss(loss), _lam(lam)
     device = nets[0][0][0].device
     x, y = _data(x, y, n=nets[0][0][0].shape[1], loss=loss)
     m, n = nets[0][0][0].shape
     work, memory = _bezier_cost(len(nets), m, n, x.shape[0], steps, samples, check_every)
-    costs.refuse("pairs, steps and samples", (len(nets), steps, samples), work=work, memory=memory)
+    costs.refuse("pairs, x, steps, samples and check_every", (len(nets), tuple(x.shape), steps, samples, check_every), work=work, memory=memory)
     x, y = x.to(device), y.to(device)
     WA = torch.stack([p[0][0] for p in nets]).to(device)
     aA = torch.stack([p[0][1] for p in nets]).to(device)
@@ -132,6 +132,8 @@ def bezier_paths(pairs: Sequence[tuple], x, y, *, loss: str, lam: float = LAMBDA
                 break
             previous = current
     Wc, ac = Wc.detach(), ac.detach()
+    if not (bool(torch.isfinite(Wc).all()) and bool(torch.isfinite(ac).all())):
+        raise ValueError(f"lr = {lr:g}: the control points left the floats (training diverged); use a smaller lr")
     return [Path((Segment("bezier", "bridge", WA[p], aA[p], WB[p], aB[p], curve="bezier", control=(Wc[p], ac[p])),),
                  info={"steps": taken}) for p in range(len(nets))]
 
@@ -168,7 +170,7 @@ def path_finders(pairs: Sequence[tuple], x, y, *, loss: str, lam: float = LAMBDA
     bezier_work, memory = _bezier_cost(len(pairs), m, n, x.shape[0], bezier_steps, 8, check_every)
     matching, _ = _matching_cost(m)
     construction, _ = costs.path(m, n, "adaptive", default_cells(n, m))
-    costs.refuse("pairs and bezier_steps", (len(pairs), bezier_steps),
+    costs.refuse("pairs, x, bezier_steps and check_every", (len(pairs), tuple(x.shape), bezier_steps, check_every),
                  work=2 * bezier_work + len(pairs) * (2 * matching + 2 * construction), memory=memory)
     bezier = dict(loss=loss, lam=lam, steps=bezier_steps, converge=converge, check_every=check_every, seed=seed)
     return {

@@ -119,11 +119,20 @@ def _fitted_series(series: list[tuple[str, list[float]]], widths: list[int]) -> 
     return f"none ({zero} 0 at some width: nothing to fit; a constant 1 is shown)", [1.0] * len(widths)
 
 
+MAX_SIZES = 64  # at most this many widths or seed offsets in one call (a log-log fit needs a few)
+
+
+def _widths(widths, name: str = "widths", minimum: int = 4) -> list[int]:
+    if isinstance(widths, (list, tuple, range, np.ndarray)) and len(widths) > MAX_SIZES:
+        raise ValueError(f"{name} holds {len(widths)} values; at most {MAX_SIZES} sizes per call")
+    return int_list(name, widths, minimum)
+
+
 def _rate_inputs(n, widths, seeds, minimum_seeds: int = 1):
     n = positive_int("n", n)
     if n < 2:
         raise ValueError(f"n must be >= 2 for the rate m^(−1/(n−1)), got {n}; n = 1 is check_zero_barrier_1d")
-    widths = int_list("widths", widths, 4)
+    widths = _widths(widths)
     if len(set(widths)) < 2:
         raise ValueError(f"widths needs at least two distinct widths to fit a rate, got {widths}")
     seeds = positive_int("seeds", seeds)
@@ -141,10 +150,12 @@ def spread_certificate_slopes(n: int, widths: Sequence[int], *, seeds: int, offs
     n, widths, seeds = _rate_inputs(n, widths, seeds)
     if isinstance(offsets, (str, bytes)) or not isinstance(offsets, (Sequence, range)) or len(offsets) == 0:
         raise TypeError(f"offsets must be a non-empty sequence of non-negative ints, got {offsets!r:.60}")
+    if len(offsets) > MAX_SIZES:
+        raise ValueError(f"offsets holds {len(offsets)} values; at most {MAX_SIZES} per call")
     offsets = [nonnegative_int(f"offsets[{i}]", o) for i, o in enumerate(offsets)]
     cover = _choice("cover", cover, COVERS)
     work = len(offsets) * seeds * sum(costs.path(m, n, cover, max(1, m // 2))[0] for m in widths)
-    costs.refuse("widths, seeds and offsets", (widths, seeds, len(offsets)), work=work)
+    costs.refuse("n, widths, seeds and offsets", (n, widths, seeds, len(offsets)), work=work)
     x = torch.zeros(1, n, dtype=torch.float64)
     x[0, 0] = 1.0  # the certificate's data factor mean‖x‖ = 1 does not change a slope
     slopes = []
@@ -227,7 +238,7 @@ def check_barrier_decay(*, n: int, widths: Sequence[int], seeds: int = 5, loss: 
     device = book_device.device()
     x, y = _check_data(data, n, loss, seed, device)
     cells = None if cells is None else positive_int("cells", cells)
-    _refuse_check("widths and seeds", (widths, seeds), n=n, widths=widths, pairs=seeds, samples=x.shape[0],
+    _refuse_check("n, widths, seeds, cells and data", (n, widths, seeds, cells), n=n, widths=widths, pairs=seeds, samples=x.shape[0],
                   covers=(cover,), cells=cells)
     options = dict(cover=cover, cells=cells, spherization=spherization, bridge=bridge)
     audits, mean, largest, realised = [], [], [], []
@@ -295,7 +306,7 @@ def check_trained_barriers(*, n: int, widths: Sequence[int], seeds: int = 3, los
     device = book_device.device()
     x, y = _check_data(data, n, loss, seed, device)
     steps = book_device.sizes(ci=300, full=1500) if steps is None else positive_int("steps", steps)
-    _refuse_check("widths, seeds and steps", (widths, seeds, steps), n=n, widths=widths,
+    _refuse_check("n, widths, seeds, steps and data", (n, widths, seeds, steps), n=n, widths=widths,
                   pairs=seeds * (seeds - 1) // 2, samples=x.shape[0], covers=COVERS, train=(seeds, steps))
     audits, normalized, raw, certificates, relative, inside = [], [], [], [], [], []
     every_normalized, every_allowed = [], []
@@ -363,7 +374,7 @@ def check_zero_barrier_1d(widths: Sequence[int], *, loss: str = "huber", seeds: 
     control: networks with biases, i.e. bias-free networks on ``(x, 1)`` with ``n = 2``, where
     merging is no longer free. Budget: training and the pairs' constructions and audits within ``budget.work()``.
     """
-    widths = int_list("widths", widths, 4)
+    widths = _widths(widths)
     if len(set(widths)) < 2:
         raise ValueError(f"widths needs at least two distinct widths, got {widths}")
     seeds = positive_int("seeds", seeds)
@@ -376,7 +387,7 @@ def check_zero_barrier_1d(widths: Sequence[int], *, loss: str = "huber", seeds: 
     device = book_device.device()
     x, y = _check_data(data, 1, loss, seed, device)
     steps = book_device.sizes(ci=300, full=1500) if steps is None else positive_int("steps", steps)
-    _refuse_check("widths, seeds and steps", (widths, seeds, steps), n=2 if biases else 1, widths=widths,
+    _refuse_check("widths, seeds, steps and data", (widths, seeds, steps), n=2 if biases else 1, widths=widths,
                   pairs=seeds * (seeds - 1) // 2 * 2, samples=x.shape[0], train=(seeds, steps))
     inputs = _lift(x) if biases else x
     audits, largest, naive, certificates = [], [], [], []

@@ -9,7 +9,7 @@ import torch
 
 from ..validate import positive_int
 from . import costs
-from .model import _float64
+from .model import _device, _float64
 
 
 def _candidates(n: int, count: int, *, ball: bool, device) -> torch.Tensor:
@@ -42,7 +42,7 @@ def sphere_cover(n: int, cells: int, *, device=None) -> torch.Tensor:
     ``n = 3``: the Fibonacci lattice; ``n ≥ 4``: a centroidal Voronoi cover of quasi-random points.
     Budget: ``31·max(2048, 16K)·K·(n+1)`` multiply-adds for ``n ≥ 4`` (``K·n`` below) within ``budget.work()``.
     """
-    n, cells = positive_int("n", n), positive_int("cells", cells)
+    n, cells, device = positive_int("n", n), positive_int("cells", cells), _device(device)
     costs.refuse("n and cells", (n, cells), **dict(zip(("work", "memory"), costs.cover(n, cells))))
     if n == 1:
         return torch.tensor([[1.0], [-1.0]], dtype=torch.float64, device=device)
@@ -63,7 +63,7 @@ def ball_cover(n: int, cells: int, *, device=None) -> torch.Tensor:
 
     Budget: ``31·max(2048, 16K)·K·(n+1)`` multiply-adds within ``budget.work()``.
     """
-    n, cells = positive_int("n", n), positive_int("cells", cells)
+    n, cells, device = positive_int("n", n), positive_int("cells", cells), _device(device)
     costs.refuse("n and cells", (n, cells), **dict(zip(("work", "memory"), costs.cover(n, cells, ball=True))))
     return _centroidal_cover(n, cells, True).to(device=device, copy=True)
 

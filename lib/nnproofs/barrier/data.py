@@ -11,7 +11,7 @@ from ..measure import sample_inputs
 from ..validate import finite_real, positive_int
 from . import costs
 from .losses import get_loss
-from .model import LAMBDA, Network, _data, _forward, _generator, _lam
+from .model import LAMBDA, MAX_LR, Network, _data, _device, _forward, _generator, _lam
 
 
 def spread_network(n: int, width: int, *, seed: int = 0, device=None) -> Network:
@@ -19,8 +19,9 @@ def spread_network(n: int, width: int, *, seed: int = 0, device=None) -> Network
     ``a_j = ±1/m`` with random signs, so ``‖a‖₁ = 1`` and no two neurons are close.
 
     Budget: ``8·m·(n + 1)`` bytes within ``budget.memory()``."""
-    n, width = positive_int("n", n), positive_int("width", width)
-    costs.refuse("n and width", (n, width), work=float(width) * n, memory=8.0 * width * (n + 1))
+    n, width, device = positive_int("n", n), positive_int("width", width), _device(device)
+    work, memory = costs.networks(1, width, n)
+    costs.refuse("n and width", (n, width), work=work, memory=memory)
     generator = _generator(seed, device)
     W = sample_inputs(width, n, "ball", generator=generator)
     signs = torch.randint(0, 2, (width,), generator=generator, device=device).to(torch.float64) * 2 - 1
@@ -34,8 +35,8 @@ def teacher_data(n: int, *, samples: int = 256, loss: str = "huber", seed: int =
     ``huber``: ``y = g(x) + 0.05 ε``; ``bce``: ``y = 1[g(x) > median g]``. Returns float64 ``(x, y)``.
     Budget: ``8·samples·(n + 6)`` bytes within ``budget.memory()``.
     """
-    n, samples = positive_int("n", n), positive_int("samples", samples)
-    costs.refuse("n and samples", (n, samples), work=6.0 * samples * n, memory=8.0 * samples * (n + 6))
+    n, samples, device = positive_int("n", n), positive_int("samples", samples), _device(device)
+    costs.refuse("n and samples", (n, samples), work=costs.ELEMENT * samples * (n + 6), memory=8.0 * samples * (n + 6))
     loss = get_loss(loss).name
     generator = _generator(seed, device)
     x = sample_inputs(samples, n, "ball", generator=generator)
@@ -63,10 +64,10 @@ def train_networks(x, y, *, width: int, seeds: int, loss: str, lam: float = LAMB
     loss_fn, lam = get_loss(loss), _lam(lam)
     steps = book_device.sizes(ci=300, full=1500) if steps is None else positive_int("steps", steps)
     work, memory = costs.training(steps, seeds, width, x.shape[1], x.shape[0])
-    costs.refuse("width, seeds and steps", (width, seeds, steps), work=work, memory=memory)
+    costs.refuse("x, width, seeds and steps", (tuple(x.shape), width, seeds, steps), work=work, memory=memory)
     lr = finite_real("lr", lr)
-    if lr <= 0:
-        raise ValueError(f"lr must be > 0, got {lr!r}")
+    if not 0 < lr <= MAX_LR:
+        raise ValueError(f"lr must be in (0, {MAX_LR:g}], got {lr!r}")
     generator = _generator(seed, x.device)
     W = sample_inputs(seeds * width, x.shape[1], "ball", generator=generator).reshape(seeds, width, -1).requires_grad_()
     a = (torch.randn(seeds, width, generator=generator, dtype=torch.float64, device=x.device)
@@ -79,6 +80,8 @@ def train_networks(x, y, *, width: int, seeds: int, loss: str, lam: float = LAMB
         optimiser.step()
         with torch.no_grad():
             W /= W.norm(dim=-1, keepdim=True).clamp_min(1.0)
+    if not (bool(torch.isfinite(W).all()) and bool(torch.isfinite(a).all())):
+        raise ValueError(f"lr = {lr:g}: training diverged (non-finite weights); use a smaller lr")
     return W.detach(), a.detach()
 
 
@@ -93,10 +96,11 @@ def spread_pairs(n: int, width: int, *, seeds: int, seed: int = 0, device=None) 
 
     Budget: ``16·seeds·m·(n + 1)`` bytes within ``budget.memory()``."""
     n, width, seeds = positive_int("n", n), positive_int("width", width), positive_int("seeds", seeds)
-    costs.refuse("n, width and seeds", (n, width, seeds), work=2.0 * seeds * width * n,
-                 memory=16.0 * seeds * width * (n + 1))
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+    device = _device(device)
+    work, memory = costs.networks(2 * seeds, width, n)
+    costs.refuse("n, width and seeds", (n, width, seeds), work=work, memory=memory)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise ValueError(f"seed must be an int in [0, 2**63), got {seed!r:.60}")
     base = 2 * seeds * seed
     return [(spread_network(n, width, seed=base + 2 * s, device=device),
              spread_network(n, width, seed=base + 2 * s + 1, device=device)) for s in range(seeds)]
@@ -116,7 +120,7 @@ def tight_pair(device=None):
     ≈ 0.981`` for the grid and the adaptive cover and both losses. ``B`` is ``A`` with its units in
     reverse order (the path must end at that order). Budget: constant work.
     """
-    device = book_device.device() if device is None else device
+    device = book_device.device() if device is None else _device(device)
     degrees = torch.tensor([60.0, 170.0, 190.0, 300.0, 60.0, 60.0], dtype=torch.float64, device=device)
     W = torch.stack([torch.cos(torch.deg2rad(degrees)), torch.sin(torch.deg2rad(degrees))], dim=1)
     W = W / W.norm(dim=1, keepdim=True).clamp_min(1.0)

@@ -57,8 +57,9 @@ class Profile:
 
 
 def _segment_times(points_per_segment: int, device) -> torch.Tensor:
-    if positive_int("points_per_segment", points_per_segment) < 2:
-        raise ValueError(f"points_per_segment must be >= 2 (both ends of a segment), got {points_per_segment}")
+    if not 2 <= positive_int("points_per_segment", points_per_segment) <= costs.MAX_POINTS_PER_SEGMENT:
+        raise ValueError(f"points_per_segment must be in [2, {costs.MAX_POINTS_PER_SEGMENT}] (both ends of a segment;"
+                         f" the sampled cost has long converged), got {points_per_segment}")
     return torch.linspace(0, 1, points_per_segment, dtype=torch.float64, device=device)
 
 
@@ -114,8 +115,8 @@ def barriers(paths: Sequence[Path], x, y, *, loss: str, lam: float, points_per_s
     are evaluated at once; the result equals ``[barrier(p, ...) for p in paths]`` to round-off.
     Budget: as :func:`profile`, summed over the paths.
     """
-    if isinstance(paths, Path) or len(paths) == 0:
-        raise ValueError("paths must be a non-empty sequence of Path objects")
+    if isinstance(paths, (Path, str, bytes)) or not isinstance(paths, Sequence) or len(paths) == 0:
+        raise TypeError(f"paths must be a non-empty sequence of Path objects, got {type(paths).__name__}")
     for i, path in enumerate(paths):
         if not isinstance(path, Path):
             raise TypeError(f"paths[{i}] must be a Path, got {type(path).__name__}")

@@ -32,6 +32,21 @@ class Loss:
     function: Callable[[torch.Tensor, torch.Tensor], torch.Tensor]
     targets: tuple[float, ...] = LOSS_PROBE_TARGETS["huber"]
 
+    def __post_init__(self):
+        if not isinstance(self.name, str) or not self.name:
+            raise TypeError(f"name must be a non-empty str, got {self.name!r:.60}")
+        if (isinstance(self.lipschitz, bool) or not isinstance(self.lipschitz, (int, float))
+                or not math.isfinite(self.lipschitz) or self.lipschitz <= 0):
+            raise ValueError(f"lipschitz must be a finite number > 0, got {self.lipschitz!r:.60}")
+        if not callable(self.function):
+            raise TypeError(f"function must be callable ℓ(p, y), got {type(self.function).__name__}")
+        targets = self.targets
+        if (isinstance(targets, (str, bytes)) or not isinstance(targets, (tuple, list)) or not targets
+                or not all(isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t)
+                           for t in targets)):
+            raise ValueError(f"targets must be a non-empty sequence of finite numbers, got {targets!r:.60}")
+        object.__setattr__(self, "targets", tuple(float(t) for t in targets))
+
     def __call__(self, prediction: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
         return self.function(prediction, target)
 

@@ -16,6 +16,7 @@ from .losses import Loss, get_loss
 
 Network = tuple[torch.Tensor, torch.Tensor]
 LAMBDA = 1e-3  # ℓ1 weight on the output layer in the chapter's experiments
+MAX_LR = 10.0  # Adam's learning rate in train_networks and bezier_paths: at most this (larger ones overflow)
 FEASIBILITY_RTOL = 1e-12  # ‖w_j‖ ≤ 1 + this: the projection w / max(1, ‖w‖) overshoots by an ulp at most
 CHUNK_ELEMENTS = {"cpu": 1 << 18, "cuda": 1 << 24}  # parameter sets × hidden units × data points at once:
 #   on a CPU the (sets, m, N) hidden activations should stay in cache (2 MiB); a GPU wants large batches
@@ -51,6 +52,10 @@ def as_network(name: str, net) -> Network:
     weight on a constant input), mismatched shapes, non-finite entries or ``‖w_j‖ > 1`` beyond
     round-off (``FEASIBILITY_RTOL``). Budget: linear in the network's size (already in memory).
     """
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a str (how errors call the network), got {type(name).__name__}")
+    if name != "net":
+        name = f"net {name}"
     if isinstance(net, nn.Module):
         maps = affine_maps(net, name)
         if len(maps) != 2 or maps[1][0].shape[0] != 1:
@@ -95,13 +100,32 @@ def as_pair(A, B) -> tuple[Network, Network]:
     return (WA, aA), (WB.to(WA.device), aB.to(WA.device))
 
 
-def _data(x, y=None, *, n: int | None = None, loss: str | None = None):
+_X_ONLY = object()
+
+
+def _device(device):
+    """``device`` checked: ``None`` (the data's or the book's device), a ``torch.device`` or a string naming one
+    that this machine has."""
+    if device is None:
+        return None
+    if not isinstance(device, (str, torch.device)):
+        raise TypeError(f"device must be None, a str or a torch.device, got {type(device).__name__}")
+    try:
+        device = torch.device(device)
+    except RuntimeError as error:
+        raise ValueError(f"device {device!r} is not a device name: {error}") from None
+    if device.type not in ("cpu", "cuda") or (device.type == "cuda" and not torch.cuda.is_available()):
+        raise ValueError(f"device {str(device)!r} is not available here: use 'cpu' or an available 'cuda' device")
+    return device
+
+
+def _data(x, y=_X_ONLY, *, n: int | None = None, loss: str | None = None):
     x = _float64("x", x)
-    if x.ndim != 2 or x.shape[0] < 1:
-        raise ValueError(f"x must have shape (N, n) with N >= 1, got {tuple(x.shape)}")
+    if x.ndim != 2 or x.shape[0] < 1 or x.shape[1] < 1:
+        raise ValueError(f"x must have shape (N, n) with N, n >= 1, got {tuple(x.shape)}")
     if n is not None and x.shape[1] != n:
         raise ValueError(f"x has {x.shape[1]} columns but the networks have input dimension n = {n}")
-    if y is None:
+    if y is _X_ONLY:
         return x
     y = _float64("y", y).to(x.device)
     if y.shape != (x.shape[0],):
@@ -130,7 +154,7 @@ def _shapes(W, a, x, *, convert: bool = True):
                          f" a {tuple(a.shape)}, x {tuple(x.shape)}")
     sets = math.prod(W.shape[:-2])
     work, memory = costs.sampled(1, sets, W.shape[-2], W.shape[-1], x.shape[0])
-    costs.refuse("W and x", (tuple(W.shape), tuple(x.shape)), work=work, memory=memory)
+    costs.refuse("W, a and x", (tuple(W.shape), tuple(x.shape)), work=work, memory=memory)
     if not convert:
         return W, a, x
     x = _float64("x", x)
@@ -179,6 +203,6 @@ def _values(W, a, x, y, loss: Loss, lam: float) -> tuple[torch.Tensor, torch.Ten
 
 
 def _generator(seed: int, device) -> torch.Generator:
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise ValueError(f"seed must be an int in [0, 2**63), got {seed!r:.60}")
     return torch.Generator(device=device).manual_seed(seed)

@@ -154,6 +154,8 @@ def form_problem(segment: Segment) -> str:
     (``f`` affine in ``t``, the cost convex); free: a line with ``a`` fixed that moves only units with
     ``a_j = 0``. Baseline kinds (``line``, ``bezier``) carry no guarantee and no form.
     """
+    if not isinstance(segment, Segment):
+        raise TypeError(f"segment must be a Segment, got {type(segment).__name__}")
     s = segment
     if s.kind in ("line", "bezier"):
         return ""
