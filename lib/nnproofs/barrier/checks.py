@@ -301,6 +301,7 @@ def check_trained_barriers(*, n: int, widths: Sequence[int], seeds: int = 3, los
     does not depend on it. Budget: training and the pairs' constructions and audits within ``budget.work()``.
     """
     n, widths, seeds = _rate_inputs(n, widths, seeds, minimum_seeds=2)
+    seed = nonnegative_int("seed", seed)
     loss_fn = get_loss(loss)
     lam = _lam(lam)
     device = book_device.device()
@@ -380,6 +381,7 @@ def check_zero_barrier_1d(widths: Sequence[int], *, loss: str = "huber", seeds: 
     seeds = positive_int("seeds", seeds)
     if seeds < 2:
         raise ValueError(f"seeds must be >= 2 (pairs of trained networks), got {seeds}")
+    seed = nonnegative_int("seed", seed)
     if not isinstance(biases, bool):
         raise TypeError(f"biases must be a bool, got {type(biases).__name__}")
     loss_fn = get_loss(loss)

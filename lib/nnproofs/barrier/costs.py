@@ -18,6 +18,7 @@ ELEMENT = 16  # multiply-add equivalents per stored float of an evaluation (its 
 SET = 1000  # multiply-add equivalents per parameter set of a batched evaluation (tiny batched matrix
 #   products: measured, sampling 1.1·10⁷ sets of width 6 on 2 points took 13 s of one core)
 CALL = 1e5  # multiply-add equivalents of one Python-level step (a network built, a training step): ~0.1 ms
+MAX_DRAWN = 20_000  # neurons or segments in one figure: more is refused
 MAX_POINTS_PER_SEGMENT = 4097  # samples per segment: more is refused (the sampled cost has long converged)
 
 
