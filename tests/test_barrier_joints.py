@@ -220,17 +220,17 @@ def test_large_requests_are_refused_at_once(case):
     A, B, x, y = barrier.tight_pair()
     spread = barrier.default_widths("spread")
     calls = {
-        "seeds": (lambda: barrier.check_barrier_decay(n=2, widths=spread, seeds=10**7), "widths and seeds"),
+        "seeds": (lambda: barrier.check_barrier_decay(n=2, widths=spread, seeds=10**7), "n, widths, seeds, cells and data"),
         "widths": (lambda: barrier.check_barrier_decay(n=2, widths=[16, 2**21], seeds=5, tolerance=0.1),
-                   "widths and seeds"),
+                   "n, widths, seeds, cells and data"),
         "steps": (lambda: barrier.check_trained_barriers(n=2, widths=[16, 32], seeds=2, steps=10**9),
-                  "widths, seeds and steps"),
-        "bezier": (lambda: barrier.bezier_paths([(A, B)], x, y, loss="huber", steps=10**9), "pairs, steps and samples"),
+                  "n, widths, seeds, steps and data"),
+        "bezier": (lambda: barrier.bezier_paths([(A, B)], x, y, loss="huber", steps=10**9), "pairs, x, steps, samples and check_every"),
         "ball_cover": (lambda: barrier.ball_cover(6, 10**6), "n and cells"),
         "weight_matching": (lambda: barrier.weight_matching(barrier.spread_network(2, 20_000),
                                                             barrier.spread_network(2, 20_000, seed=1)), "A and B"),
-        "zero_barrier": (lambda: barrier.check_zero_barrier_1d([4, 8], seeds=10**7), "widths, seeds and steps"),
-        "train": (lambda: barrier.train_networks(x, y, width=10**9, seeds=2, loss="huber"), "width, seeds and steps"),
+        "zero_barrier": (lambda: barrier.check_zero_barrier_1d([4, 8], seeds=10**7), "widths, seeds, steps and data"),
+        "train": (lambda: barrier.train_networks(x, y, width=10**9, seeds=2, loss="huber"), "x, width, seeds and steps"),
     }
     call, name = calls[case]
     _refused(call, rf"{name}=.*beyond the budget")
