@@ -250,3 +250,17 @@ def test_float32_output_weights_are_not_blamed_for_an_infeasible_W():
         g = torch.Generator().manual_seed(0)
         barrier.as_network("A", (torch.nn.functional.normalize(torch.randn(64, 2, generator=g, dtype=torch.float32), dim=1),
                                       torch.ones(64)))
+
+
+@pytest.mark.parametrize("statistic", ["min", "max", "median"])
+def test_a_certificate_on_another_norm_statistic_is_rejected(statistic, monkeypatch):
+    """The tight samples have norms 1 and 1/2: a certificate built on min, max or median ‖x‖ instead of the
+    mean is off by a third or more there (understated or overstated), and the tight cases see it."""
+    def certificate(self, x, lipschitz):
+        norms = x.norm(dim=1)
+        return lipschitz * float(getattr(norms, statistic)()) * max(self.moments)
+    monkeypatch.setattr(barrier.Path, "certificate", certificate)
+    tight = barrier.tight_audits()
+    assert not all(r.holds and r.merge_barrier > barrier.TIGHT_RATIO * r.certificate for r in tight.values())
+    check = barrier.check_barrier_decay(n=2, widths=WIDTHS, seeds=SEEDS)
+    assert barrier.REQ_TIGHT in _failing(check), check.report()

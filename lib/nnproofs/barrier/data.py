@@ -113,10 +113,11 @@ def tight_pair(device=None):
     centres at 60° and 300° (``a = ±80``): merging does not move them, they only push the predictions
     into the losses' linear parts. Two light units at 170° and 190° (``a = ∓10``) share the cell of the
     centre at 180°, 10° away from it (for the adaptive cover too: its centre of that cell is their
-    ``|a|``-weighted mean, 180°); two units with ``a = 0`` sit on the 60° centre. Samples at 100° and
-    260° with targets 0 and 1: each is orthogonal to one light unit, so merging raises both
-    ``|f − y|`` by ``10(sin 10° + cos 70° − cos 80°)``, and ``|f| > 57`` keeps Huber and BCE within
-    ``10⁻²⁴`` of their slopes ``L``. Barrier / certificate is ``(sin 10° + cos 70° − cos 80°)/(4 sin 5°)
+    ``|a|``-weighted mean, 180°); two units with ``a = 0`` sit on the 60° centre. Samples at 100°
+    (norm 1, target 0) and 260° (norm 1/2, target 1; unequal norms, so that a certificate built on
+    another statistic of ``‖x‖`` than the mean misses): each is orthogonal to one light unit, so merging
+    raises ``|f − y|`` by ``10‖x_i‖(sin 10° + cos 70° − cos 80°)``, and ``|f| > 28`` keeps Huber and BCE
+    within ``10⁻¹²`` of their slopes ``L``. Barrier / certificate is ``(sin 10° + cos 70° − cos 80°)/(4 sin 5°)
     ≈ 0.981`` for the grid and the adaptive cover and both losses. ``B`` is ``A`` with its units in
     reverse order (the path must end at that order). Budget: constant work.
     """
@@ -126,7 +127,8 @@ def tight_pair(device=None):
     W = W / W.norm(dim=1, keepdim=True).clamp_min(1.0)
     a = torch.tensor([80.0, -10.0, 10.0, -80.0, 0.0, 0.0], dtype=torch.float64, device=device)
     samples = torch.deg2rad(torch.tensor([100.0, 260.0], dtype=torch.float64, device=device))
-    x = torch.stack([samples.cos(), samples.sin()], dim=1)
+    x = torch.stack([samples.cos(), samples.sin()], dim=1) * torch.tensor([[1.0], [0.5]], dtype=torch.float64,
+                                                                           device=device)
     y = torch.tensor([0.0, 1.0], dtype=torch.float64, device=device)
     reverse = torch.arange(5, -1, -1, device=device)
     return (W, a), (W[reverse].clone(), a[reverse].clone()), x, y
