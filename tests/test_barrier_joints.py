@@ -264,3 +264,14 @@ def test_a_certificate_on_another_norm_statistic_is_rejected(statistic, monkeypa
     assert not all(r.holds and r.merge_barrier > barrier.TIGHT_RATIO * r.certificate for r in tight.values())
     check = barrier.check_barrier_decay(n=2, widths=WIDTHS, seeds=SEEDS)
     assert barrier.REQ_TIGHT in _failing(check), check.report()
+
+
+@pytest.mark.parametrize("kind", ["line", "bezier", "shortcut"])
+def test_a_segment_without_a_guarantee_is_rejected_in_a_constructive_path(kind):
+    """A merge relabelled as a baseline's kind (or an unknown one) would escape every kind-specific check."""
+    A, B, x, y = _pair()
+    path = barrier.constructive_path(A, B, x, cover="grid")
+    i = path.kinds.index("merge")
+    relabelled = path.segments[:i] + (dataclasses.replace(path.segments[i], kind=kind),) + path.segments[i + 1:]
+    report = barrier.audit(barrier.Path(relabelled, path.moments, path.info), x, y, A=A, B=B, loss="huber", lam=LAM)
+    assert report.joined and not report.holds and report.segments[i].form

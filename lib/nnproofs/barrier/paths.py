@@ -152,13 +152,14 @@ def form_problem(segment: Segment) -> str:
     rescaling curve with ``radii = ‖w_j‖ > 0``, ending at ``(W/‖w‖, a‖w‖)``; merge: a chord with ``a``
     fixed (``|f_t − f_0| ≤ t Σ|a_j|‖Δw_j‖‖x‖``); consolidate, transfer, bridge: a line with ``W`` fixed
     (``f`` affine in ``t``, the cost convex); free: a line with ``a`` fixed that moves only units with
-    ``a_j = 0``. Baseline kinds (``line``, ``bezier``) carry no guarantee and no form.
+    ``a_j = 0``. Baseline kinds (``line``, ``bezier``) and unknown kinds carry no guarantee: in a
+    constructive path they are a problem.
     """
     if not isinstance(segment, Segment):
         raise TypeError(f"segment must be a Segment, got {type(segment).__name__}")
     s = segment
-    if s.kind in ("line", "bezier"):
-        return ""
+    if s.kind not in GUARANTEES or GUARANTEES[s.kind] == "none":
+        return f"a {s.kind!r} segment carries no guarantee (kinds with one: {', '.join(EXACT_KINDS)}, merge, bridge)"
     if s.curve != ("rescale" if s.kind == "spherize" else "line"):
         return f"a {s.kind} segment must be {'the rescaling curve' if s.kind == 'spherize' else 'a line'}, got {s.curve!r}"
     if s.kind == "spherize":
