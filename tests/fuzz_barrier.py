@@ -1,7 +1,5 @@
 """Valid, cheap calls of every public callable of nnproofs.barrier, for tests/test_fuzz.py."""
 
-import torch
-
 from nnproofs import barrier
 
 

@@ -95,7 +95,8 @@ def bezier_paths(pairs: Sequence[tuple], x, y, *, loss: str, lam: float = LAMBDA
     x, y = _data(x, y, n=nets[0][0][0].shape[1], loss=loss)
     m, n = nets[0][0][0].shape
     work, memory = _bezier_cost(len(nets), m, n, x.shape[0], steps, samples, check_every)
-    costs.refuse("pairs, x, steps, samples and check_every", (len(nets), tuple(x.shape), steps, samples, check_every), work=work, memory=memory)
+    costs.refuse("pairs, x, steps, samples and check_every",
+                 (len(nets), tuple(x.shape), steps, samples, check_every), work=work, memory=memory)
     x, y = x.to(device), y.to(device)
     WA = torch.stack([p[0][0] for p in nets]).to(device)
     aA = torch.stack([p[0][1] for p in nets]).to(device)

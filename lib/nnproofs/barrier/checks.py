@@ -238,8 +238,8 @@ def check_barrier_decay(*, n: int, widths: Sequence[int], seeds: int = 5, loss: 
     device = book_device.device()
     x, y = _check_data(data, n, loss, seed, device)
     cells = None if cells is None else positive_int("cells", cells)
-    _refuse_check("n, widths, seeds, cells and data", (n, widths, seeds, cells), n=n, widths=widths, pairs=seeds, samples=x.shape[0],
-                  covers=(cover,), cells=cells)
+    _refuse_check("n, widths, seeds, cells and data", (n, widths, seeds, cells), n=n, widths=widths, pairs=seeds,
+                  samples=x.shape[0], covers=(cover,), cells=cells)
     options = dict(cover=cover, cells=cells, spherization=spherization, bridge=bridge)
     audits, mean, largest, realised = [], [], [], []
     for m in widths:
