@@ -20,9 +20,11 @@ The API, in the chapter's order:
   :func:`ball_cover`, :func:`weighted_kmeans`, and the types :class:`Segment`, :class:`Path`,
   :class:`Canonical`;
 * the cost along a path: :func:`profile`, :func:`barrier`, :func:`barriers`, and :func:`audit`, which
-  checks every segment's guarantee (``GUARANTEES``) on data;
+  checks that the path joins ``A`` to ``B`` continuously and every segment's form (:func:`form_problem`)
+  and guarantee (``GUARANTEES``) on data; every function's cost estimate lives in ``costs``;
 * networks to connect: :func:`spread_network` / :func:`spread_pairs` (worst case), :func:`teacher_data`,
-  :func:`train_networks`, and :func:`tight_pair` (where the certificate is nearly attained);
+  :func:`train_networks`, and :func:`tight_pair` (where the certificate is nearly attained, for both
+  covers and both losses: :func:`tight_audits`);
 * the path finders without a guarantee: :func:`straight_line`, :func:`weight_matching`,
   :func:`matched_line`, :func:`bezier_paths`, and :func:`compare_paths` / :func:`path_finders`;
 * the claims: :func:`check_barrier_decay` (worst-case rate, ``thm-barrier-decay``),
