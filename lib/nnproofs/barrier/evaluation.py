@@ -11,7 +11,7 @@ import torch
 
 from ..validate import finite_real, positive_int
 from . import costs
-from .losses import get_loss
+from .losses import get_loss, verified_for
 from .model import FEASIBILITY_RTOL, _data, _lam, _values, as_pair
 from .paths import EXACT_KINDS, Path, form_problem
 
@@ -21,6 +21,9 @@ COST_ATOL = 1e-12  # monotone / convex / constant segments: cost allowed above i
 OUTPUT_RTOL = 1e-14  # merge keeps a, spherize keeps a_j‖w_j‖: up to a few ulps of the interpolation
 JOINT_RTOL = 1e-15  # parameters where two segments meet, and at the path's ends against A and B: equal up to
 #   this times max(1, largest |parameter|) (the constructive path's joints are exact: 0 in every test)
+SAMPLING_RTOL = 0.01  # audit: doubling the samples may raise the sampled peaks by at most this fraction of
+#   max(certificate, |barrier|); more and the sampled supremum has not converged (INCONCLUSIVE)
+SIDE_ORDER = {"A": 0, "bridge": 1, "B": 2}  # the proof's order: A's steps, the bridge, B's steps reversed
 
 
 def cost_roundoff(level: float) -> float:
@@ -72,16 +75,20 @@ def _refuse_sampling(paths: Sequence[Path], x: torch.Tensor, points_per_segment:
                  memory=memory)
 
 
-def _sampled(path: Path, x, y, loss: str, lam: float, points_per_segment: int):
+def _sampled(path: Path, x, y, loss: str, lam: float, points_per_segment: int, refine: bool = False):
+    """Parameters, function and cost at ``points_per_segment`` times per segment (``2p − 1`` nested ones when
+    ``refine``: the coarse samples are every other one)."""
     if not isinstance(path, Path):
         raise TypeError(f"path must be a Path, got {type(path).__name__}")
     loss_fn = get_loss(loss)
     lam = _lam(lam)
     x, y = _data(x, y, n=path.segments[0].W0.shape[1], loss=loss)
-    _refuse_sampling([path], x, positive_int("points_per_segment", points_per_segment))
     device = path.segments[0].W0.device
+    _segment_times(points_per_segment, device)
+    points_per_segment = 2 * points_per_segment - 1 if refine else points_per_segment
+    _refuse_sampling([path], x, points_per_segment)
     x, y = x.to(device), y.to(device)
-    local = _segment_times(points_per_segment, device)
+    local = torch.linspace(0, 1, points_per_segment, dtype=torch.float64, device=device)
     params = [s.evaluate(local) for s in path.segments]
     W = torch.cat([p[0] for p in params])
     a = torch.cat([p[1] for p in params])
@@ -205,7 +212,10 @@ class Audit:
     ``moved``: per side, ``Σ_j |a_j|‖w_j(1) − w_j(0)‖`` summed over that side's merge segments, what the
     merges actually move; the declared moments (hence the certificate) must be at least that.
     ``outside``: how far the path's predictions or the data's targets leave the range on which the loss
-    was verified (``Loss.verified``; 0 inside).
+    was verified (``Loss.verified``; 0 inside). ``ordered``: the segments run in the proof's order (A's
+    steps forward, the bridge, B's steps reversed: ``SIDE_ORDER``), without which the merge barrier does not
+    bound the barrier. ``coarse_peak``, ``coarse_inner_peak``: the peaks from every other sample (the
+    ``points_per_segment`` asked for; the audit samples ``2p − 1``), for the convergence test.
     """
 
     segments: tuple[SegmentAudit, ...]
@@ -218,6 +228,9 @@ class Audit:
     moved: tuple[float, float] = (0.0, 0.0)
     moments: tuple[float, float] = (0.0, 0.0)
     outside: float = 0.0
+    ordered: bool = True
+    coarse_peak: float = float("-inf")
+    coarse_inner_peak: float = float("-inf")
 
     @property
     def barrier(self) -> float:
@@ -251,12 +264,38 @@ class Audit:
         return self.outside == 0.0
 
     @property
+    def sampling_change(self) -> float:
+        """How much doubling the samples raised the sampled peaks (whole path and between the spherized
+        networks), relative to ``max(certificate, |barrier|)``."""
+        rise = max(self.peak - self.coarse_peak, self.inner_peak - self.coarse_inner_peak)
+        reference = max(self.certificate, abs(self.barrier))
+        return rise / reference if reference > 0 else (0.0 if rise <= 0 else float("inf"))
+
+    @property
+    def converged(self) -> bool:
+        """The sampled supremum has converged: doubling the samples changed it by ≤ ``SAMPLING_RTOL``."""
+        return self.sampling_change <= SAMPLING_RTOL
+
+    @property
+    def within_certificate(self) -> bool:
+        """``barrier ≤ certificate`` and ``merge_barrier ≤ certificate`` (the theorem bounds the whole path)."""
+        bound = self.certificate + cost_roundoff(self.peak)
+        return self.barrier <= bound and self.merge_barrier <= bound
+
+    @property
+    def verdict(self) -> str:
+        """``FAILED`` when a sample breaks a guarantee, ``INCONCLUSIVE`` when none does but the sampled
+        supremum has not converged, else ``PASSED``."""
+        kept = (not self.failures and self.ordered and self.moments_cover_merges and self.within_loss_range
+                and self.within_certificate)
+        return "FAILED" if not kept else "PASSED" if self.converged else "INCONCLUSIVE"
+
+    @property
     def holds(self) -> bool:
-        """Every segment keeps its guarantee and joins its neighbours, the path runs from ``A`` to ``B``, the
-        certificate covers the merges, the loss was verified where the path goes, and the barrier is within
-        the certificate."""
-        return (not self.failures and self.moments_cover_merges and self.within_loss_range
-                and self.merge_barrier <= self.certificate + cost_roundoff(self.peak))
+        """Every segment keeps its guarantee and joins its neighbours, in the proof's order, the path runs
+        from ``A`` to ``B``, the certificate covers the merges, the loss was verified where the path goes,
+        the barrier is within the certificate and its sampled supremum has converged (``verdict``)."""
+        return self.verdict == "PASSED"
 
     @property
     def max_function_change(self) -> float:
@@ -290,7 +329,7 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
     (WA, aA), (WB, aB) = as_pair(A, B)
     if WA.shape != path.segments[0].W0.shape:
         raise ValueError(f"A and B must have the path's shape {tuple(path.segments[0].W0.shape)}, got {tuple(WA.shape)}")
-    local, f, c, x, Ws, As = _sampled(path, x, y, loss, lam, points_per_segment)
+    local, f, c, x, Ws, As = _sampled(path, x, y, loss, lam, points_per_segment, refine=True)
     loss_fn = get_loss(loss)
     lipschitz = loss_fn.lipschitz
     mean_norm = float(x.norm(dim=1).mean())
@@ -315,8 +354,8 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
         output_change = 0.0
         if segment.kind in ("merge", "spherize"):
             kept = As[i] if segment.kind == "merge" else As[i] * norms
-            size = float(kept[0].abs().max())
-            output_change = float((kept - kept[0]).abs().max()) / size if size > 0 else 0.0
+            largest = float(kept[0].abs().max())
+            output_change = float((kept - kept[0]).abs().max()) / largest if largest > 0 else 0.0
         fi, ci = (f[i].flip(0), c[i].flip(0)) if segment.reverse else (f[i], c[i])  # forward direction
         change = float((fi - fi[0]).abs().max())
         if segment.kind in ("prune", "spherize"):
@@ -343,6 +382,12 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
     inner_peak = float(inner.max()) if inner.numel() else spherized_level
     masses = [float((a * W.norm(dim=1)).abs().sum()) for W, a in ((WA, aA), (WB, aB))]
     scale = lipschitz * mean_norm * max(masses)
+    loss_fn = verified_for(loss_fn, y, f)  # also at the data's own targets, where the path's predictions go
     outside = loss_fn.outside(f.reshape(-1), y)
+    ranks = [SIDE_ORDER.get(s.side, -1) for s in path.segments]
+    ordered = (min(ranks) >= 0 and ranks == sorted(ranks)
+               and all(s.reverse == (s.side == "B") for s in path.segments if s.side != "bridge"))
+    coarse_inner = c[first:last, ::2]
     return Audit(tuple(results), float(flat.max()), level, inner_peak, spherized_level, path.certificate(x, lipschitz),
-                 scale, tuple(moved), tuple(path.moments), outside)
+                 scale, tuple(moved), tuple(path.moments), outside, ordered, float(c[:, ::2].max()),
+                 float(coarse_inner.max()) if coarse_inner.numel() else spherized_level)

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
+from . import costs
+
 HUBER_DELTA = 0.5  # Huber threshold: the loss is δ_H-Lipschitz in the prediction
 CONVEXITY_ATOL = 1e-12  # a loss's slopes between neighbouring probes may fall by round-off only
 LOSS_PROBE = (1e-3, 100.0, 2e-4, 1e6)  # predictions on which convexity and the Lipschitz constant are verified:
@@ -25,12 +27,13 @@ LOSS_PROBE_TARGETS = {  # per loss: the targets on which it is verified; Loss.ou
 @dataclass(frozen=True)
 class Loss:
     """A convex loss ``ℓ(p, y)`` of the prediction ``p`` that is ``lipschitz``-Lipschitz in ``p``, verified for
-    the target values ``targets`` (default ``LOSS_PROBE_TARGETS["huber"]``)."""
+    the target values ``targets`` (default ``LOSS_PROBE_TARGETS["huber"]``) and predictions ``|p| ≤ reach``."""
 
     name: str
     lipschitz: float
     function: Callable[[torch.Tensor, torch.Tensor], torch.Tensor]
     targets: tuple[float, ...] = LOSS_PROBE_TARGETS["huber"]
+    reach: float = LOSS_PROBE[3]
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name:
@@ -51,10 +54,11 @@ class Loss:
         return self.function(prediction, target)
 
     def outside(self, predictions: torch.Tensor, targets: torch.Tensor) -> float:
-        """How far ``predictions`` or ``targets`` leave the range where the loss is verified (0 inside)."""
-        gaps = [float(predictions.abs().max()) - LOSS_PROBE[3], min(self.targets) - float(targets.min()),
-                float(targets.max()) - max(self.targets)]
-        return max(0.0, *gaps)
+        """How far ``predictions`` leave ``|p| ≤ reach`` or ``targets`` are from the nearest verified target
+        (0 when every prediction is within reach and every target was probed)."""
+        probed = torch.tensor(self.targets, dtype=torch.float64, device=targets.device)
+        distance = (targets.reshape(-1, 1) - probed).abs().min(dim=1).values.max()
+        return max(0.0, float(predictions.abs().max()) - self.reach, float(distance))
 
 
 def _huber(p: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
@@ -94,6 +98,22 @@ def get_loss(loss: str) -> Loss:
     return _verified(LOSSES[loss])
 
 
+def verified_for(loss: Loss, targets: torch.Tensor, predictions: torch.Tensor) -> Loss:
+    """``loss`` verified (as :func:`get_loss`) also at the data's ``targets`` that it was not probed at, on the
+    probe's predictions ``|p| ≤ 2·max|predictions| + 1`` (capped at ``LOSS_PROBE[3]``): the returned loss
+    has those targets and that ``reach``. Budget: targets × probed predictions within ``budget.work()``."""
+    new = tuple(sorted(set(targets.reshape(-1).tolist()) - set(loss.targets)))
+    if not new:
+        return loss
+    reach = min(LOSS_PROBE[3], 2 * float(predictions.abs().max()) + 1)
+    points = int((_probe().abs() <= reach).sum())
+    costs.refuse("y (targets the loss is verified at)", len(new), work=costs.ELEMENT * len(new) * points,
+                 memory=8.0 * len(new) * points)
+    _verified(Loss(loss.name, loss.lipschitz, loss.function, new, reach))
+    return Loss(loss.name, loss.lipschitz, loss.function, loss.targets + new, min(reach, loss.reach))
+
+
+@functools.lru_cache(maxsize=1)
 def _probe() -> torch.Tensor:
     fine, near, ratio, far = LOSS_PROBE
     inner = torch.arange(0.0, near, fine, dtype=torch.float64)
@@ -105,6 +125,7 @@ def _probe() -> torch.Tensor:
 @functools.lru_cache(maxsize=16)
 def _verified(loss: Loss) -> Loss:
     p = _probe()
+    p = p[p.abs() <= loss.reach]
     y = torch.tensor(loss.targets, dtype=torch.float64)[:, None]
     values = loss(p.expand(len(y), -1), y)
     if values.shape != (len(y), len(p)) or not bool(torch.isfinite(values).all()):

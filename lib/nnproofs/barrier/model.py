@@ -8,6 +8,8 @@ import math
 import numpy as np
 import torch
 from torch import nn
+from torch.nn.modules import module as torch_module
+from torch.nn.utils import parametrize
 
 from ..networks import affine_maps
 from ..validate import finite_real
@@ -44,11 +46,32 @@ def _float64(name: str, value) -> torch.Tensor:
     return value
 
 
+_HOOKS = ("_forward_hooks", "_forward_pre_hooks", "_backward_hooks", "_backward_pre_hooks")
+
+
+def _plain(name: str, net: nn.Module) -> None:
+    """Refuse a module whose output is not ``Linear, ReLU, Linear`` applied in turn: a parametrization (its
+    weights are computed), a subclass (its own ``forward``) or a hook (on a module or global)."""
+    modules = [net, *net] if isinstance(net, nn.Sequential) else [net]
+    for label, module in zip([name, *(f"{name}[{i}]" for i in range(len(modules) - 1))], modules):
+        if parametrize.is_parametrized(module):
+            raise ValueError(f"{label} has a parametrization (its weights are computed); pass (W, a) instead")
+        allowed = (nn.Sequential,) if module is net else (nn.Linear, nn.ReLU)
+        if type(module) not in allowed:
+            raise TypeError(f"{label} must be exactly {' or '.join(t.__name__ for t in allowed)} (a subclass may"
+                            f" change forward), got {type(module).__name__}")
+        if any(getattr(module, hooks) for hooks in _HOOKS):
+            raise ValueError(f"{label} has hooks, which may change its output; remove them")
+    if any(getattr(torch_module, f"_global{hooks}") for hooks in _HOOKS):
+        raise ValueError(f"{name}: global module hooks are registered, which may change its output; remove them")
+
+
 def as_network(name: str, net) -> Network:
     """``net`` as float64 tensors ``(W (m, n), a (m,))`` of a feasible bias-free shallow ReLU network.
 
     ``net`` is a pair ``(W, a)`` or a ``Sequential(Linear(n, m), ReLU, Linear(m, 1))`` whose biases
-    are zero. Raises ``ValueError`` for biases (lift the inputs to ``(x, 1)`` instead: a bias is a
+    are zero, built from exactly these module types with no hooks and no parametrizations (``TypeError`` or
+    ``ValueError`` otherwise). Raises ``ValueError`` for biases (lift the inputs to ``(x, 1)`` instead: a bias is a
     weight on a constant input), mismatched shapes, non-finite entries or ``‖w_j‖ > 1`` beyond
     round-off (``FEASIBILITY_RTOL``). Budget: linear in the network's size (already in memory).
     """
@@ -57,6 +80,7 @@ def as_network(name: str, net) -> Network:
     if name != "net":
         name = f"net {name}"
     if isinstance(net, nn.Module):
+        _plain(name, net)
         maps = affine_maps(net, name)
         if len(maps) != 2 or maps[1][0].shape[0] != 1:
             raise ValueError(f"{name} must have one hidden layer and one output, got {len(maps) - 1} hidden layers")
