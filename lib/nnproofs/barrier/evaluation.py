@@ -264,17 +264,17 @@ class Audit:
         return self.outside == 0.0
 
     @property
-    def sampling_change(self) -> float:
+    def sampling_rise(self) -> float:
         """How much doubling the samples raised the sampled peaks (whole path and between the spherized
-        networks), relative to ``max(certificate, |barrier|)``."""
-        rise = max(self.peak - self.coarse_peak, self.inner_peak - self.coarse_inner_peak)
-        reference = max(self.certificate, abs(self.barrier))
-        return rise / reference if reference > 0 else (0.0 if rise <= 0 else float("inf"))
+        networks)."""
+        return max(self.peak - self.coarse_peak, self.inner_peak - self.coarse_inner_peak)
 
     @property
     def converged(self) -> bool:
-        """The sampled supremum has converged: doubling the samples changed it by ≤ ``SAMPLING_RTOL``."""
-        return self.sampling_change <= SAMPLING_RTOL
+        """The sampled supremum has converged: doubling the samples raised it by at most ``SAMPLING_RTOL ·
+        max(certificate, |barrier|)`` plus round-off."""
+        reference = max(self.certificate, abs(self.barrier))
+        return self.sampling_rise <= SAMPLING_RTOL * reference + cost_roundoff(self.peak)
 
     @property
     def within_certificate(self) -> bool:
