@@ -20,9 +20,11 @@ The API, in the chapter's order:
   :func:`ball_cover`, :func:`weighted_kmeans`, and the types :class:`Segment`, :class:`Path`,
   :class:`Canonical`;
 * the cost along a path: :func:`profile`, :func:`barrier`, :func:`barriers`, and :func:`audit`, which
-  checks every segment's guarantee (``GUARANTEES``) on data;
+  checks that the path joins ``A`` to ``B`` continuously and every segment's form (:func:`form_problem`)
+  and guarantee (``GUARANTEES``) on data; every function's cost estimate lives in ``costs``;
 * networks to connect: :func:`spread_network` / :func:`spread_pairs` (worst case), :func:`teacher_data`,
-  :func:`train_networks`, and :func:`tight_pair` (where the certificate is nearly attained);
+  :func:`train_networks`, and :func:`tight_pair` (where the certificate is nearly attained, for both
+  covers and both losses: :func:`tight_audits`);
 * the path finders without a guarantee: :func:`straight_line`, :func:`weight_matching`,
   :func:`matched_line`, :func:`bezier_paths`, and :func:`compare_paths` / :func:`path_finders`;
 * the claims: :func:`check_barrier_decay` (worst-case rate, ``thm-barrier-decay``),
@@ -44,6 +46,11 @@ from .baselines import (
     weight_matching,
 )
 from .checks import (
+    REQ_FORM,
+    REQ_JOINTS,
+    REQ_LOSS_RANGE,
+    TIGHT_RATIO,
+    tight_audits,
     REQ_BRIDGE,
     REQ_CERTIFICATE,
     REQ_CONSTANT,
@@ -67,21 +74,21 @@ from .construction import BRIDGES, COVERS, SPHERIZATIONS, constructive_path, def
 from .covers import ball_cover, sphere_cover, weighted_kmeans
 from .data import spread_network, spread_pairs, teacher_data, tight_pair, train_networks
 from .drawing import draw_directions, draw_path_state, draw_profile
-from .evaluation import COST_ATOL, FUNCTION_ATOL, OUTPUT_RTOL, Audit, Profile, SegmentAudit, audit, barrier, barriers, cost_roundoff, profile
+from .evaluation import COST_ATOL, FUNCTION_ATOL, JOINT_RTOL, OUTPUT_RTOL, Audit, Profile, SegmentAudit, audit, barrier, barriers, cost_roundoff, profile
 from .losses import CONVEXITY_ATOL, HUBER_DELTA, LOSS_PROBE, LOSS_PROBE_TARGETS, LOSSES, Loss, get_loss
 from .model import CHUNK_ELEMENTS, FEASIBILITY_RTOL, LAMBDA, Network, as_network, as_pair, cost, forward
-from .paths import EXACT_KINDS, GUARANTEES, Canonical, Path, Segment
+from .paths import EXACT_KINDS, GUARANTEES, Canonical, Path, Segment, form_problem
 
 __all__ = [
     # networks, losses, cost
     "Network", "LAMBDA", "FEASIBILITY_RTOL", "CHUNK_ELEMENTS", "as_network", "as_pair", "forward", "cost",
     "HUBER_DELTA", "CONVEXITY_ATOL", "LOSS_PROBE", "LOSS_PROBE_TARGETS", "Loss", "LOSSES", "get_loss",
     # the construction
-    "EXACT_KINDS", "GUARANTEES", "Segment", "Canonical", "Path",
+    "EXACT_KINDS", "GUARANTEES", "Segment", "Canonical", "Path", "form_problem",
     "sphere_cover", "ball_cover", "weighted_kmeans",
     "COVERS", "SPHERIZATIONS", "BRIDGES", "default_cells", "constructive_path",
     # the cost along a path, the audit
-    "FUNCTION_ATOL", "COST_ATOL", "OUTPUT_RTOL", "cost_roundoff", "Profile", "profile", "barrier", "barriers", "SegmentAudit", "Audit", "audit",
+    "FUNCTION_ATOL", "COST_ATOL", "OUTPUT_RTOL", "JOINT_RTOL", "cost_roundoff", "Profile", "profile", "barrier", "barriers", "SegmentAudit", "Audit", "audit",
     # networks to connect
     "spread_network", "spread_pairs", "teacher_data", "tight_pair", "train_networks",
     # path finders
@@ -89,7 +96,8 @@ __all__ = [
     "path_finders", "compare_paths",
     # claims
     "ZERO_BARRIER_ATOL", "SLOPE_TOL", "REQ_EXACT", "REQ_MONOTONE", "REQ_CONSTANT", "REQ_BRIDGE", "REQ_CERTIFICATE",
-    "REQ_FEASIBLE", "REQ_OUTPUT", "REQ_TIGHT", "MEASURED_SIZES",
+    "REQ_FEASIBLE", "REQ_OUTPUT", "REQ_TIGHT", "REQ_JOINTS", "REQ_FORM", "REQ_LOSS_RANGE", "TIGHT_RATIO",
+    "MEASURED_SIZES", "tight_audits",
     "spread_certificate_slopes", "check_barrier_decay", "check_trained_barriers", "check_zero_barrier_1d",
     "default_widths", "default_seeds", "CHAPTER",
     # figures

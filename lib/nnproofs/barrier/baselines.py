@@ -11,15 +11,37 @@ import torch
 from scipy.optimize import linear_sum_assignment
 
 from ..validate import finite_real, positive_int
-from .construction import constructive_path
+from . import costs
+from .construction import constructive_path, default_cells
 from .evaluation import COST_ATOL, profile
 from .losses import get_loss
-from .model import LAMBDA, Network, as_network, as_pair, _data, _forward, _generator, _lam, _values
+from .model import LAMBDA, MAX_LR, Network, as_network, as_pair, _data, _forward, _generator, _lam, _values
 from .paths import Path, Segment
 
 
+def _matching_cost(m: int) -> tuple[float, float]:
+    """``(work, memory)`` of one Hungarian assignment of ``m`` units: ``m³`` and a few ``m × m`` tables."""
+    return float(m) ** 3, 8.0 * 4 * m * m
+
+
+def _pairs(pairs) -> list[tuple]:
+    if isinstance(pairs, (str, bytes)) or not isinstance(pairs, Sequence):
+        raise TypeError(f"pairs must be a sequence of pairs (A, B), got {type(pairs).__name__}")
+    if len(pairs) == 0:
+        raise ValueError("pairs must contain at least one pair (A, B)")
+    out = []
+    for i, pair in enumerate(pairs):
+        if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+            raise TypeError(f"pairs[{i}] must be a pair (A, B) of networks, got {type(pair).__name__}")
+        out.append((as_network(f"pairs[{i}][0]", pair[0]), as_network(f"pairs[{i}][1]", pair[1])))
+    shapes = {tuple(p[0][0].shape) for p in out} | {tuple(p[1][0].shape) for p in out}
+    if len(shapes) != 1:
+        raise ValueError(f"every network in pairs must have the same shape, got {sorted(shapes)}")
+    return out
+
+
 def straight_line(A, B) -> Path:
-    """The naive path ``(1−t)θ_A + tθ_B`` (no guarantee)."""
+    """The naive path ``(1−t)θ_A + tθ_B`` (no guarantee). Budget: linear in the networks' size."""
     (WA, aA), (WB, aB) = as_pair(A, B)
     return Path((Segment("line", "bridge", WA, aA, WB, aB),))
 
@@ -30,9 +52,11 @@ def weight_matching(A, B) -> tuple[Network, torch.Tensor]:
     For one hidden layer the matching is a single assignment problem: the permutation ``π``
     maximising ``Σ_j ⟨(w^A_j, a^A_j), (w^B_{π(j)}, a^B_{π(j)})⟩`` (Hungarian algorithm,
     ``scipy.optimize.linear_sum_assignment``). The permuted network computes the same function.
-    Returns ``((W_B[π], a_B[π]), π)``.
+    Returns ``((W_B[π], a_B[π]), π)``. Budget: ``m³`` operations within ``budget.work()``.
     """
     (WA, aA), (WB, aB) = as_pair(A, B)
+    work, memory = _matching_cost(WA.shape[0])
+    costs.refuse("A and B", tuple(WA.shape), work=work, memory=memory)
     similarity = torch.cat([WA, aA[:, None]], 1) @ torch.cat([WB, aB[:, None]], 1).T
     _, perm = linear_sum_assignment(similarity.cpu().numpy(), maximize=True)
     perm = torch.as_tensor(perm, dtype=torch.long, device=WA.device)
@@ -40,7 +64,7 @@ def weight_matching(A, B) -> tuple[Network, torch.Tensor]:
 
 
 def matched_line(A, B) -> Path:
-    """The straight line from ``A`` to ``B`` after weight matching (no guarantee)."""
+    """The straight line from ``A`` to ``B`` after weight matching (no guarantee). Budget: as :func:`weight_matching`."""
     return straight_line(A, weight_matching(A, B)[0])
 
 
@@ -56,20 +80,23 @@ def bezier_paths(pairs: Sequence[tuple], x, y, *, loss: str, lam: float = LAMBDA
     barrier over the pairs is evaluated at 101 times, and training stops when it is at most
     ``COST_ATOL`` or, from the second evaluation on, fell by less than the fraction ``converge`` since
     the previous one (``steps`` is then the cap). ``path.info["steps"]`` is the number of steps taken.
+    Budget: ``steps·(3·samples + 101/check_every)·pairs·m·N·(n + 1)`` multiply-adds within ``budget.work()``.
     """
-    if len(pairs) == 0:
-        raise ValueError("pairs must contain at least one pair (A, B)")
-    nets = [(as_network(f"pairs[{i}][0]", A), as_network(f"pairs[{i}][1]", B)) for i, (A, B) in enumerate(pairs)]
-    shapes = {tuple(p[0][0].shape) for p in nets} | {tuple(p[1][0].shape) for p in nets}
-    if len(shapes) != 1:
-        raise ValueError(f"every network in pairs must have the same shape, got {sorted(shapes)}")
+    nets = _pairs(pairs)
     steps, samples = positive_int("steps", steps), positive_int("samples", samples)
     check_every = positive_int("check_every", check_every)
     if converge is not None and not 0 <= finite_real("converge", converge) < 1:
         raise ValueError(f"converge must be a fraction in [0, 1) or None, got {converge!r}")
+    lr = finite_real("lr", lr)
+    if not 0 < lr <= MAX_LR:
+        raise ValueError(f"lr must be in (0, {MAX_LR:g}], got {lr!r}")
     loss_fn, lam = get_loss(loss), _lam(lam)
     device = nets[0][0][0].device
     x, y = _data(x, y, n=nets[0][0][0].shape[1], loss=loss)
+    m, n = nets[0][0][0].shape
+    work, memory = _bezier_cost(len(nets), m, n, x.shape[0], steps, samples, check_every)
+    costs.refuse("pairs, x, steps, samples and check_every",
+                 (len(nets), tuple(x.shape), steps, samples, check_every), work=work, memory=memory)
     x, y = x.to(device), y.to(device)
     WA = torch.stack([p[0][0] for p in nets]).to(device)
     aA = torch.stack([p[0][1] for p in nets]).to(device)
@@ -106,8 +133,17 @@ def bezier_paths(pairs: Sequence[tuple], x, y, *, loss: str, lam: float = LAMBDA
                 break
             previous = current
     Wc, ac = Wc.detach(), ac.detach()
+    if not (bool(torch.isfinite(Wc).all()) and bool(torch.isfinite(ac).all())):
+        raise ValueError(f"lr = {lr:g}: the control points left the floats (training diverged); use a smaller lr")
     return [Path((Segment("bezier", "bridge", WA[p], aA[p], WB[p], aB[p], curve="bezier", control=(Wc[p], ac[p])),),
                  info={"steps": taken}) for p in range(len(nets))]
+
+
+def _bezier_cost(pairs: int, m: int, n: int, samples_x: int, steps: int, samples: int,
+                 check_every: int) -> tuple[float, float]:
+    per_step = costs.training(1, pairs * samples, m, n, samples_x)
+    check = costs.sampled(1, 101 * pairs, m, n, samples_x)
+    return steps * per_step[0] + steps / check_every * check[0], max(per_step[1], check[1])
 
 
 METHODS = ("straight line", "weight matching + line", "Bezier", "weight matching + Bezier",
@@ -125,10 +161,18 @@ def path_finders(pairs: Sequence[tuple], x, y, *, loss: str, lam: float = LAMBDA
 
     Shared by :func:`compare_paths` and the benchmark, so that both time and evaluate the same thing;
     ``bezier_steps``, ``converge`` and ``check_every`` are passed to :func:`bezier_paths`.
+    Budget: the sum of the methods' (two Bezier trainings, a matching and two constructions per pair) within
+    ``budget.work()``.
     """
-    if len(pairs) == 0:
-        raise ValueError("pairs must contain at least one pair (A, B)")
-    pairs = [(as_network(f"pairs[{i}][0]", A), as_network(f"pairs[{i}][1]", B)) for i, (A, B) in enumerate(pairs)]
+    pairs = _pairs(pairs)
+    bezier_steps, check_every = positive_int("bezier_steps", bezier_steps), positive_int("check_every", check_every)
+    x = _data(x, n=pairs[0][0][0].shape[1])
+    m, n = pairs[0][0][0].shape
+    bezier_work, memory = _bezier_cost(len(pairs), m, n, x.shape[0], bezier_steps, 8, check_every)
+    matching, _ = _matching_cost(m)
+    construction, _ = costs.path(m, n, "adaptive", default_cells(n, m))
+    costs.refuse("pairs, x, bezier_steps and check_every", (len(pairs), tuple(x.shape), bezier_steps, check_every),
+                 work=2 * bezier_work + len(pairs) * (2 * matching + 2 * construction), memory=memory)
     bezier = dict(loss=loss, lam=lam, steps=bezier_steps, converge=converge, check_every=check_every, seed=seed)
     return {
         "straight line": lambda: [straight_line(A, B) for A, B in pairs],
@@ -150,9 +194,10 @@ def compare_paths(pairs: Sequence[tuple], x, y, *, loss: str, lam: float = LAMBD
     ``"certificate"`` (``None`` for the methods that give none); and ``"seconds"``: process time to
     *find* the path, per pair (Bezier curves are trained for all pairs at once, ``bezier_steps`` Adam
     steps, and the time is divided by the number of pairs). Sampling: ``POINTS_PER_SEGMENT``, 51
-    points on lines, 101 on Bezier curves, 17 per constructive segment.
+    points on lines, 101 on Bezier curves, 17 per constructive segment. Budget: as :func:`path_finders`.
     """
-    if isinstance(methods, str) or not methods or any(m not in METHODS for m in methods):
+    if (isinstance(methods, str) or not isinstance(methods, Sequence) or not methods
+            or any(not isinstance(m, str) or m not in METHODS for m in methods)):
         raise ValueError(f"methods must be a non-empty sequence of names from {METHODS}, got {methods!r}")
     lipschitz, lam = get_loss(loss).lipschitz, _lam(lam)
     finders = path_finders(pairs, x, y, loss=loss, lam=lam, bezier_steps=bezier_steps, seed=seed)

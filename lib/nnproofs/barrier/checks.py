@@ -10,11 +10,12 @@ import torch
 
 from .. import device as book_device
 from ..rates import RateCheck, fit_loglog, rate_check
-from ..validate import finite_real, int_list, positive_int
+from ..validate import finite_real, int_list, nonnegative_int, positive_int
+from . import costs
 from .baselines import straight_line
 from .construction import COVERS, constructive_path
 from .data import _lift, spread_pairs, teacher_data, tight_pair, train_networks
-from .evaluation import COST_ATOL, FUNCTION_ATOL, OUTPUT_RTOL, Audit, audit, barrier, cost_roundoff
+from .evaluation import COST_ATOL, FUNCTION_ATOL, JOINT_RTOL, OUTPUT_RTOL, Audit, audit, barrier, cost_roundoff
 from .losses import get_loss
 from .model import FEASIBILITY_RTOL, LAMBDA, Network, _choice, _data, _lam
 
@@ -22,7 +23,8 @@ ZERO_BARRIER_ATOL = 1e-12  # n = 1: the barrier is exactly 0, measured to round-
 SLOPE_TOL = {2: 0.08, 3: 0.06}  # worst-case mean-certificate slope: its offset from −1/(n−1) plus 4 standard
 #   deviations over seed offsets (20 offsets at ci sizes: −1.019 ± 0.015 for n = 2, −0.516 ± 0.010 for n = 3)
 #   Measured only for n = 2, 3 at widths 16…512 with 5 pairs per width: other n and smaller sizes are refused.
-MEASURED_SIZES = {"smallest width": 16, "largest width": 512, "widths": 4, "seeds": 5}
+MEASURED_SIZES = {"smallest width": 16, "largest width": 512, "widths": 4, "span": 32, "seeds": 5}
+#   span: largest / smallest width; the tolerance covers a slope fitted over a factor 32 in m, not less
 
 
 def _check_data(data, n: int, loss: str, seed: int, device):
@@ -31,7 +33,28 @@ def _check_data(data, n: int, loss: str, seed: int, device):
     if not isinstance(data, (tuple, list)) or len(data) != 2:
         raise TypeError(f"data must be a pair (x, y) of tensors, got {type(data).__name__}")
     x, y = _data(*data, n=n, loss=loss)
+    if not bool((x != 0).any()):
+        raise ValueError("data: every sample x_i is 0, so every network computes f(x_i) = 0 and the certificate"
+                         " L·mean‖x‖·μ is 0: there is nothing to check; pass data with some x_i ≠ 0")
     return x.to(device), y.to(device)
+
+
+def _refuse_check(name: str, value, *, n: int, widths: list[int], pairs: int, samples: int, covers=("grid",),
+                  train: tuple[int, int] | None = None, cells: int | None = None) -> None:
+    """Budget of a check: per width, ``pairs`` constructions and audits per cover (and ``train = (networks,
+    steps)`` trainings), summed over ``widths``."""
+    work = memory = 0.0
+    for m in widths:
+        K = cells or (2 if n == 1 else max(1, m // 2))
+        for cover in covers:
+            build, build_memory = costs.path(m, n, cover, K)
+            check, check_memory = costs.sampled(costs.SEGMENTS, 17, m, n, samples)
+            work += pairs * (build + check)
+            memory = max(memory, build_memory, check_memory)
+        if train is not None:
+            fit, fit_memory = costs.training(train[1], train[0], m, n, samples)
+            work, memory = work + fit, max(memory, fit_memory)
+    costs.refuse(name, value, work=work, memory=memory)
 
 
 REQ_EXACT = f"function-exact segments reproduce f within {FUNCTION_ATOL:g} on every pair"
@@ -40,28 +63,45 @@ REQ_MONOTONE = f"cost non-increasing along spherization, ≤ its start along con
 REQ_CONSTANT = f"cost constant along free moves and transfers (±{_ROUNDOFF}) on every pair"
 REQ_BRIDGE = f"bridge cost ≤ the chord between its endpoint costs (+{_ROUNDOFF}) on every pair"
 REQ_CERTIFICATE = ("barrier above the spherized endpoints ≤ certificate L·mean‖x‖·max_side Σ|ã_j|‖w̃_j − u_k(j)‖"
-                   f" (+{_ROUNDOFF}) on every pair")
+                   f" (+{_ROUNDOFF}), and the certificate's moments at least what the merges move, on every pair")
 REQ_FEASIBLE = f"‖w_j(t)‖ ≤ 1 (+{FEASIBILITY_RTOL:g}) on every segment of every pair"
 REQ_OUTPUT = f"merge keeps a, spherize keeps a_j‖w_j‖ (change ≤ {OUTPUT_RTOL:g} of their largest size) on every pair"
-REQ_TIGHT = ("certificate not understated: on the tight pair (tight_pair, grid cover, barrier 0.70 of the"
-             " certificate) the audit holds")
+REQ_JOINTS = (f"every segment starts where the previous one ends, the path at A and ends at B (parameters within"
+              f" {JOINT_RTOL:g}, f within {FUNCTION_ATOL:g} at every joint) on every pair")
+REQ_FORM = "every segment has the form its guarantee's argument uses (form_problem) on every pair"
+REQ_LOSS_RANGE = "every prediction and target on every path lies where the loss was verified (Loss.outside)"
+TIGHT_RATIO = 0.95  # every tight case's barrier / certificate is above this, so a 10% understatement fails
+REQ_TIGHT = (f"certificate not understated: on tight_pair (barrier/certificate > {TIGHT_RATIO}) the audit holds for"
+             " both covers and both losses")
+
+
+def tight_audits(device=None) -> dict[tuple[str, str], Audit]:
+    """The audit of :func:`tight_pair` for every cover and loss (``REQ_TIGHT``): ``{(cover, loss): Audit}``.
+
+    Budget: constant work (a width-6 pair, two samples).
+    """
+    A, B, x, y = tight_pair(device)
+    return {(cover, loss): audit(constructive_path(A, B, x, cover=cover), x, y, A=A, B=B, loss=loss, lam=LAMBDA)
+            for cover in COVERS for loss in ("huber", "bce")}
 
 
 def _audit_requirements(audits: Sequence[Audit]) -> dict[str, bool]:
     """Every guarantee that :attr:`Audit.holds` enforces, grouped by the ingredient of the proof it tests."""
     segments = [s for a in audits for s in a.segments]
-    A, B, x, y = tight_pair()
-    tight = audit(constructive_path(A, B, x, cover="grid"), x, y, loss="huber", lam=LAMBDA)
+    tight = tight_audits()
     return {
+        REQ_JOINTS: all(s.joined for s in segments),
+        REQ_FORM: all(not s.form for s in segments),
+        REQ_LOSS_RANGE: all(a.within_loss_range for a in audits),
         REQ_EXACT: all(s.function_change <= FUNCTION_ATOL for s in segments if s.exact),
         REQ_MONOTONE: all(s.excess <= s.allowed for s in segments if s.kind in ("prune", "spherize", "consolidate")),
         REQ_CONSTANT: all(s.excess <= s.allowed for s in segments if s.kind in ("free", "transfer")),
         REQ_BRIDGE: all(s.excess <= s.allowed for s in segments if s.kind == "bridge"),
-        REQ_CERTIFICATE: all(a.merge_barrier <= a.certificate + cost_roundoff(a.peak)
+        REQ_CERTIFICATE: all(a.merge_barrier <= a.certificate + cost_roundoff(a.peak) and a.moments_cover_merges
                              and all(s.holds for s in a.segments if s.kind == "merge") for a in audits),
         REQ_FEASIBLE: all(s.feasible for s in segments),
         REQ_OUTPUT: all(s.keeps_output for s in segments),
-        REQ_TIGHT: tight.holds,
+        REQ_TIGHT: all(t.holds and t.merge_barrier > TIGHT_RATIO * t.certificate for t in tight.values()),
     }
 
 
@@ -79,11 +119,20 @@ def _fitted_series(series: list[tuple[str, list[float]]], widths: list[int]) -> 
     return f"none ({zero} 0 at some width: nothing to fit; a constant 1 is shown)", [1.0] * len(widths)
 
 
+MAX_SIZES = 64  # at most this many widths or seed offsets in one call (a log-log fit needs a few)
+
+
+def _widths(widths, name: str = "widths", minimum: int = 4) -> list[int]:
+    if isinstance(widths, (list, tuple, range, np.ndarray)) and len(widths) > MAX_SIZES:
+        raise ValueError(f"{name} holds {len(widths)} values; at most {MAX_SIZES} sizes per call")
+    return int_list(name, widths, minimum)
+
+
 def _rate_inputs(n, widths, seeds, minimum_seeds: int = 1):
     n = positive_int("n", n)
     if n < 2:
         raise ValueError(f"n must be >= 2 for the rate m^(−1/(n−1)), got {n}; n = 1 is check_zero_barrier_1d")
-    widths = int_list("widths", widths, 4)
+    widths = _widths(widths)
     if len(set(widths)) < 2:
         raise ValueError(f"widths needs at least two distinct widths to fit a rate, got {widths}")
     seeds = positive_int("seeds", seeds)
@@ -95,9 +144,18 @@ def _rate_inputs(n, widths, seeds, minimum_seeds: int = 1):
 def spread_certificate_slopes(n: int, widths: Sequence[int], *, seeds: int, offsets: Sequence[int],
                               cover: str = "grid") -> list[float]:
     """The fitted slope of the mean certificate against ``m`` for each seed offset (no audit: the spread
-    of the statistic that :func:`check_barrier_decay` fits, from which ``SLOPE_TOL`` is set)."""
+    of the statistic that :func:`check_barrier_decay` fits, from which ``SLOPE_TOL`` is set).
+
+    Budget: offsets × widths × seeds constructions (``costs.path``) within ``budget.work()``."""
     n, widths, seeds = _rate_inputs(n, widths, seeds)
-    offsets = [int(o) for o in offsets]
+    if isinstance(offsets, (str, bytes)) or not isinstance(offsets, (Sequence, range)) or len(offsets) == 0:
+        raise TypeError(f"offsets must be a non-empty sequence of non-negative ints, got {offsets!r:.60}")
+    if len(offsets) > MAX_SIZES:
+        raise ValueError(f"offsets holds {len(offsets)} values; at most {MAX_SIZES} per call")
+    offsets = [nonnegative_int(f"offsets[{i}]", o) for i, o in enumerate(offsets)]
+    cover = _choice("cover", cover, COVERS)
+    work = len(offsets) * seeds * sum(costs.path(m, n, cover, max(1, m // 2))[0] for m in widths)
+    costs.refuse("n, widths, seeds and offsets", (n, widths, seeds, len(offsets)), work=work)
     x = torch.zeros(1, n, dtype=torch.float64)
     x[0, 0] = 1.0  # the certificate's data factor mean‖x‖ = 1 does not change a slope
     slopes = []
@@ -122,10 +180,13 @@ def _measured_sizes(n: int, widths: list[int], seeds: int) -> None:
         problems.append(f"largest width {max(widths)} (at least {sizes['largest width']})")
     if min(widths) < sizes["smallest width"]:
         problems.append(f"smallest width {min(widths)} (at least {sizes['smallest width']})")
+    if max(widths) < sizes["span"] * min(widths):
+        problems.append(f"span largest/smallest width {max(widths) / min(widths):.3g} (at least {sizes['span']})")
     if seeds < sizes["seeds"]:
         problems.append(f"seeds = {seeds} (at least {sizes['seeds']})")
     if problems:
-        raise ValueError("SLOPE_TOL was measured at widths 16…512 with 5 pairs per width; got " + ", ".join(problems)
+        raise ValueError("widths: SLOPE_TOL was measured at widths 16…512 (a span of 32) with 5 pairs per width; got "
+                         + ", ".join(problems)
                          + ": use those sizes or larger, or pass tolerance= measured with spread_certificate_slopes")
 
 
@@ -148,15 +209,20 @@ def check_barrier_decay(*, n: int, widths: Sequence[int], seeds: int = 5, loss: 
     20 seed offsets at widths 16…512 with 5 pairs (:func:`spread_certificate_slopes`). Without an
     explicit ``tolerance``, other ``n`` and smaller sizes (``MEASURED_SIZES``) raise ``ValueError``:
     for ``n ≥ 4`` the gap ``1/(n(n−1))`` to the ball's rate ``m^{−1/n}`` is smaller than any
-    tolerance not backed by a measurement. (The mean is fitted, not the largest certificate: a
-    maximum over a few pairs spreads about twice as much between offsets.)
+    tolerance not backed by a measurement; the widths must span a factor 32. (The mean is fitted, not
+    the largest certificate: a maximum over a few pairs spreads about twice as much between offsets.)
+    Resolution, measured (tests): a cover growing like ``K ∝ m^β`` is rejected for ``β ≤ 0.85`` at
+    ``n = 2`` and ``β ≤ 0.8`` at ``n = 3``; ``β = 0.9`` at ``n = 3`` is within the tolerance.
 
-    Requirements, on every pair, what :func:`audit` checks (``_audit_requirements``): exact segments
-    exact to 1e-10, monotone spherization and consolidation, constant cost on free moves and
-    transfers, the bridge below the chord between its endpoint costs, the barrier above the spherized
-    endpoints below the certificate, ``‖w_j(t)‖ ≤ 1`` everywhere, ``a`` unchanged on merges, and the
-    audit of :func:`tight_pair` (an understated certificate fails there). ``cells``, ``spherization`` and ``bridge`` are passed to :func:`constructive_path`
-    (for the negative controls).
+    Requirements, on every pair, what :func:`audit` checks (``_audit_requirements``): the path joined
+    from ``A`` to ``B``, every segment in its form, exact segments exact to 1e-10, monotone
+    spherization and consolidation, constant cost on free moves and transfers, the bridge below the
+    chord between its endpoint costs, the barrier above the spherized endpoints below the certificate
+    and the certificate above what the merges move, ``‖w_j(t)‖ ≤ 1`` everywhere, ``a`` unchanged on
+    merges, the loss verified where the path goes, and :func:`tight_audits` (barrier/certificate >
+    0.95 for both covers and losses, so a 10% understatement fails). ``cells``, ``spherization`` and
+    ``bridge`` are passed to :func:`constructive_path` (for the negative controls). Budget: widths ×
+    seeds constructions and audits (``costs.path``, ``costs.sampled``) within ``budget.work()``.
     """
     n, widths, seeds = _rate_inputs(n, widths, seeds)
     loss_fn = get_loss(loss)
@@ -171,10 +237,13 @@ def check_barrier_decay(*, n: int, widths: Sequence[int], seeds: int = 5, loss: 
         raise ValueError(f"tolerance must be >= 0, got {tolerance!r}")
     device = book_device.device()
     x, y = _check_data(data, n, loss, seed, device)
+    cells = None if cells is None else positive_int("cells", cells)
+    _refuse_check("n, widths, seeds, cells and data", (n, widths, seeds, cells), n=n, widths=widths, pairs=seeds,
+                  samples=x.shape[0], covers=(cover,), cells=cells)
     options = dict(cover=cover, cells=cells, spherization=spherization, bridge=bridge)
     audits, mean, largest, realised = [], [], [], []
     for m in widths:
-        found = [audit(constructive_path(A, B, x, **options), x, y, loss=loss, lam=lam)
+        found = [audit(constructive_path(A, B, x, **options), x, y, A=A, B=B, loss=loss, lam=lam)
                  for A, B in spread_pairs(n, m, seeds=seeds, seed=seed, device=device)]
         audits += found
         mean.append(float(np.mean([r.certificate for r in found])))
@@ -229,20 +298,25 @@ def check_trained_barriers(*, n: int, widths: Sequence[int], seeds: int = 3, los
     the raw barrier is often exactly 0). When the normalised barrier is 0 at some width (merging cost
     nothing, e.g. zero targets or a large ``lam``) no slope is observed: the fit is of the largest
     certificate, or of a constant placeholder if that is 0 too (note ``"fitted series"``); the verdict
-    does not depend on it.
+    does not depend on it. Budget: training and the pairs' constructions and audits within ``budget.work()``.
     """
     n, widths, seeds = _rate_inputs(n, widths, seeds, minimum_seeds=2)
+    seed = nonnegative_int("seed", seed)
     loss_fn = get_loss(loss)
     lam = _lam(lam)
     device = book_device.device()
     x, y = _check_data(data, n, loss, seed, device)
+    steps = book_device.sizes(ci=300, full=1500) if steps is None else positive_int("steps", steps)
+    _refuse_check("n, widths, seeds, steps and data", (n, widths, seeds, steps), n=n, widths=widths,
+                  pairs=seeds * (seeds - 1) // 2, samples=x.shape[0], covers=COVERS, train=(seeds, steps))
     audits, normalized, raw, certificates, relative, inside = [], [], [], [], [], []
     every_normalized, every_allowed = [], []
     for m in widths:
         W, a = train_networks(x, y, width=m, seeds=seeds, loss=loss, lam=lam, steps=steps, seed=seed + m)
         inside.append(float((W.norm(dim=-1) < 0.99).to(torch.float64).mean()))
-        grid = [audit(constructive_path(A, B, x, cover="grid"), x, y, loss=loss, lam=lam) for A, B in _pairs(W, a)]
-        adaptive = [audit(constructive_path(A, B, x, cover="adaptive"), x, y, loss=loss, lam=lam)
+        grid = [audit(constructive_path(A, B, x, cover="grid"), x, y, A=A, B=B, loss=loss, lam=lam)
+                for A, B in _pairs(W, a)]
+        adaptive = [audit(constructive_path(A, B, x, cover="adaptive"), x, y, A=A, B=B, loss=loss, lam=lam)
                     for A, B in _pairs(W, a)]
         audits += grid + adaptive
         normalized.append(max(r.normalized_barrier for r in grid))
@@ -299,25 +373,29 @@ def check_zero_barrier_1d(widths: Sequence[int], *, loss: str = "huber", seeds: 
     barrier against ``m``, for contrast (it does not decay); where that barrier is 0 (e.g. zero
     targets) a constant placeholder is fitted (note ``"fitted series"``), the verdict does not use it. ``biases=True`` is the negative
     control: networks with biases, i.e. bias-free networks on ``(x, 1)`` with ``n = 2``, where
-    merging is no longer free.
+    merging is no longer free. Budget: training and the pairs' constructions and audits within ``budget.work()``.
     """
-    widths = int_list("widths", widths, 4)
+    widths = _widths(widths)
     if len(set(widths)) < 2:
         raise ValueError(f"widths needs at least two distinct widths, got {widths}")
     seeds = positive_int("seeds", seeds)
     if seeds < 2:
         raise ValueError(f"seeds must be >= 2 (pairs of trained networks), got {seeds}")
+    seed = nonnegative_int("seed", seed)
     if not isinstance(biases, bool):
         raise TypeError(f"biases must be a bool, got {type(biases).__name__}")
     loss_fn = get_loss(loss)
     lam = _lam(lam)
     device = book_device.device()
     x, y = _check_data(data, 1, loss, seed, device)
+    steps = book_device.sizes(ci=300, full=1500) if steps is None else positive_int("steps", steps)
+    _refuse_check("widths, seeds, steps and data", (widths, seeds, steps), n=2 if biases else 1, widths=widths,
+                  pairs=seeds * (seeds - 1) // 2 * 2, samples=x.shape[0], train=(seeds, steps))
     inputs = _lift(x) if biases else x
     audits, largest, naive, certificates = [], [], [], []
     for m in widths:
         W, a = train_networks(inputs, y, width=m, seeds=seeds, loss=loss, lam=lam, steps=steps, seed=seed + m)
-        found = [audit(constructive_path(A, B, inputs, cover="grid"), inputs, y, loss=loss, lam=lam)
+        found = [audit(constructive_path(A, B, inputs, cover="grid"), inputs, y, A=A, B=B, loss=loss, lam=lam)
                  for A, B in _pairs(W, a)]
         audits += found
         largest.append(max(r.barrier for r in found))
@@ -352,7 +430,9 @@ def check_zero_barrier_1d(widths: Sequence[int], *, loss: str = "huber", seeds: 
 
 
 def default_widths(kind: str) -> list[int]:
-    """The chapter's widths: ``"1d"`` 4..128; ``"spread"`` 16..512 (``full``: ..2048); ``"trained"`` 16..128."""
+    """The chapter's widths: ``"1d"`` 4..128; ``"spread"`` 16..512 (``full``: ..2048); ``"trained"`` 16..128.
+
+    Budget: constant work."""
     kind = _choice("kind", kind, ("1d", "spread", "trained"))
     if kind == "1d":
         return [4, 8, 16, 32, 64, 128]
@@ -365,6 +445,7 @@ def default_seeds(kind: str) -> int:
     """Seeds per width: ``ci`` 3 trained networks (3 pairs) or 5 spread pairs; ``full`` 10 (45 pairs, spread 10).
 
     At ``full`` scale the trained grid is 4 widths × 45 pairs × 2 losses × 2 dimensions = 720 pairs.
+    Budget: constant work.
     """
     kind = _choice("kind", kind, ("1d", "spread", "trained"))
     return book_device.sizes(ci=5 if kind == "spread" else 3, full=10)

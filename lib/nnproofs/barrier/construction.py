@@ -6,6 +6,7 @@ from __future__ import annotations
 import torch
 
 from ..validate import positive_int
+from . import costs
 from .covers import ball_cover, sphere_cover, weighted_kmeans
 from .model import as_pair, _choice, _data
 from .paths import Canonical, Path, Segment, _changed
@@ -16,7 +17,11 @@ BRIDGES = ("output", "joint")
 
 
 def default_cells(n: int, width: int) -> int:
-    """The theorem's number of cells: ``⌊m/2⌋`` for ``n ≥ 2`` (so that ``K_A + K_B ≤ m``), 2 for ``n = 1``."""
+    """The theorem's number of cells: ``⌊m/2⌋`` for ``n ≥ 2`` (so that ``K_A + K_B ≤ m``), 2 for ``n = 1``.
+
+    Budget: constant work.
+    """
+    n, width = positive_int("n", n), positive_int("width", width)
     return 2 if n == 1 else max(1, width // 2)
 
 
@@ -134,7 +139,8 @@ def constructive_path(A, B, x, *, cover: str = "adaptive", cells: int | None = N
     ``bridge="joint"`` (first-layer weights move during the bridge: convexity is lost).
 
     Raises ``ValueError`` when the networks are infeasible or mismatched, or when the bridge needs
-    more slots than the networks have (``K_A + K_B > m`` occupied cells).
+    more slots than the networks have (``K_A + K_B > m`` occupied cells). Budget: the cover or k-means
+    and the assignment (``costs.path``, about ``2·61·m·K·n`` multiply-adds adaptive) within ``budget.work()``.
     """
     with torch.no_grad():
         (WA, aA), (WB, aB) = as_pair(A, B)
@@ -144,6 +150,8 @@ def constructive_path(A, B, x, *, cover: str = "adaptive", cells: int | None = N
         spherization = _choice("spherization", spherization, SPHERIZATIONS)
         bridge = _choice("bridge", bridge, BRIDGES)
         cells = default_cells(n, m) if cells is None else positive_int("cells", cells)
+        work, memory = costs.path(m, n, cover, cells)
+        costs.refuse("A, B and cells", (tuple(WA.shape), cells), work=work, memory=memory)
         options = dict(cover=cover, cells=cells, spherization=spherization)
         segments_A, canonical_A = _compress(WA, aA, "A", **options)
         segments_B, canonical_B = _compress(WB, aB, "B", **options)

@@ -8,7 +8,8 @@ import math
 import torch
 
 from ..validate import positive_int
-from .model import _float64
+from . import costs
+from .model import _device, _float64
 
 
 def _candidates(n: int, count: int, *, ball: bool, device) -> torch.Tensor:
@@ -39,8 +40,10 @@ def sphere_cover(n: int, cells: int, *, device=None) -> torch.Tensor:
     ``n = 1``: the sphere S⁰ = {+1, −1} itself (``K = 2`` whatever ``cells``, covering radius 0);
     ``n = 2``: the centres of ``K`` equal sectors, angles ``(k + ½)2π/K`` (radius ``2 sin(π/2K)``);
     ``n = 3``: the Fibonacci lattice; ``n ≥ 4``: a centroidal Voronoi cover of quasi-random points.
+    Budget: ``31·max(2048, 16K)·K·(n+1)`` multiply-adds for ``n ≥ 4`` (``K·n`` below) within ``budget.work()``.
     """
-    n, cells = positive_int("n", n), positive_int("cells", cells)
+    n, cells, device = positive_int("n", n), positive_int("cells", cells), _device(device)
+    costs.refuse("n and cells", (n, cells), **dict(zip(("work", "memory"), costs.cover(n, cells))))
     if n == 1:
         return torch.tensor([[1.0], [-1.0]], dtype=torch.float64, device=device)
     k = torch.arange(cells, dtype=torch.float64, device=device)
@@ -56,8 +59,12 @@ def sphere_cover(n: int, cells: int, *, device=None) -> torch.Tensor:
 
 
 def ball_cover(n: int, cells: int, *, device=None) -> torch.Tensor:
-    """``cells`` centres in the unit ball B^n (a centroidal Voronoi cover): covering radius ``O(K^{−1/n})``."""
-    n, cells = positive_int("n", n), positive_int("cells", cells)
+    """``cells`` centres in the unit ball B^n (a centroidal Voronoi cover): covering radius ``O(K^{−1/n})``.
+
+    Budget: ``31·max(2048, 16K)·K·(n+1)`` multiply-adds within ``budget.work()``.
+    """
+    n, cells, device = positive_int("n", n), positive_int("cells", cells), _device(device)
+    costs.refuse("n and cells", (n, cells), **dict(zip(("work", "memory"), costs.cover(n, cells, ball=True))))
     return _centroidal_cover(n, cells, True).to(device=device, copy=True)
 
 
@@ -70,11 +77,16 @@ def weighted_kmeans(points: torch.Tensor, weights: torch.Tensor, cells: int, *, 
     left), then Lloyd steps (nearest centre; centre = weighted mean, normalised on the sphere)
     until the assignment is stable or ``iterations`` steps. Minimises ``Σ_j ω_j ‖p_j − u_{k(j)}‖²``
     locally, a proxy for the merge moment ``Σ_j ω_j ‖p_j − u_{k(j)}‖``.
+    Budget: ``(iterations + 1)·m·K·n`` multiply-adds within ``budget.work()``.
     """
     cells, iterations = positive_int("cells", cells), positive_int("iterations", iterations)
+    if not isinstance(sphere, bool):
+        raise TypeError(f"sphere must be a bool, got {type(sphere).__name__}")
     points = _float64("points", points)
-    if points.ndim != 2 or points.shape[0] < 1:
-        raise ValueError(f"points must have shape (m, n) with m >= 1, got {tuple(points.shape)}")
+    if points.ndim != 2 or points.shape[0] < 1 or points.shape[1] < 1:
+        raise ValueError(f"points must have shape (m, n) with m, n >= 1, got {tuple(points.shape)}")
+    work, memory = costs.kmeans(points.shape[0], points.shape[1], min(cells, points.shape[0]), iterations)
+    costs.refuse("points, cells and iterations", (tuple(points.shape), cells, iterations), work=work, memory=memory)
     weights = _float64("weights", weights).to(points.device).abs()
     if weights.shape != (points.shape[0],):
         raise ValueError(f"weights must have shape ({points.shape[0]},) to match points, got {tuple(weights.shape)}")

@@ -9,14 +9,19 @@ import torch
 from .. import device as book_device
 from ..measure import sample_inputs
 from ..validate import finite_real, positive_int
+from . import costs
 from .losses import get_loss
-from .model import LAMBDA, Network, _data, _forward, _generator, _lam
+from .model import LAMBDA, MAX_LR, Network, _data, _device, _forward, _generator, _lam
 
 
 def spread_network(n: int, width: int, *, seed: int = 0, device=None) -> Network:
     """A worst case for merging: ``w_j`` uniform in the unit ball (directions uniform on S^{n−1}),
-    ``a_j = ±1/m`` with random signs, so ``‖a‖₁ = 1`` and no two neurons are close."""
-    n, width = positive_int("n", n), positive_int("width", width)
+    ``a_j = ±1/m`` with random signs, so ``‖a‖₁ = 1`` and no two neurons are close.
+
+    Budget: ``8·m·(n + 1)`` bytes within ``budget.memory()``."""
+    n, width, device = positive_int("n", n), positive_int("width", width), _device(device)
+    work, memory = costs.networks(1, width, n)
+    costs.refuse("n and width", (n, width), work=work, memory=memory)
     generator = _generator(seed, device)
     W = sample_inputs(width, n, "ball", generator=generator)
     signs = torch.randint(0, 2, (width,), generator=generator, device=device).to(torch.float64) * 2 - 1
@@ -28,8 +33,10 @@ def teacher_data(n: int, *, samples: int = 256, loss: str = "huber", seed: int =
 
     Teacher ``g(x) = Σ_{i≤5} c_i ρ(v_i · x)`` with unit ``v_i`` and ``c_i = ±1`` alternating;
     ``huber``: ``y = g(x) + 0.05 ε``; ``bce``: ``y = 1[g(x) > median g]``. Returns float64 ``(x, y)``.
+    Budget: ``8·samples·(n + 6)`` bytes within ``budget.memory()``.
     """
-    n, samples = positive_int("n", n), positive_int("samples", samples)
+    n, samples, device = positive_int("n", n), positive_int("samples", samples), _device(device)
+    costs.refuse("n and samples", (n, samples), work=costs.ELEMENT * samples * (n + 6), memory=8.0 * samples * (n + 6))
     loss = get_loss(loss).name
     generator = _generator(seed, device)
     x = sample_inputs(samples, n, "ball", generator=generator)
@@ -50,14 +57,17 @@ def train_networks(x, y, *, width: int, seeds: int, loss: str, lam: float = LAMB
     each step followed by the projection ``w_j ← w_j / max(1, ‖w_j‖)`` onto the feasible set.
     Initialisation from ``seed``: ``w_j`` uniform in the unit ball, ``a_j ~ N(0, 1/m)``.
     ``steps`` defaults to 300 at ``BOOK_SCALE=ci`` and 1500 at ``full``.
+    Budget: ``3·steps·seeds·m·N·(n + 1)`` multiply-adds within ``budget.work()``.
     """
     width, seeds = positive_int("width", width), positive_int("seeds", seeds)
     x, y = _data(x, y, loss=loss)
     loss_fn, lam = get_loss(loss), _lam(lam)
     steps = book_device.sizes(ci=300, full=1500) if steps is None else positive_int("steps", steps)
+    work, memory = costs.training(steps, seeds, width, x.shape[1], x.shape[0])
+    costs.refuse("x, width, seeds and steps", (tuple(x.shape), width, seeds, steps), work=work, memory=memory)
     lr = finite_real("lr", lr)
-    if lr <= 0:
-        raise ValueError(f"lr must be > 0, got {lr!r}")
+    if not 0 < lr <= MAX_LR:
+        raise ValueError(f"lr must be in (0, {MAX_LR:g}], got {lr!r}")
     generator = _generator(seed, x.device)
     W = sample_inputs(seeds * width, x.shape[1], "ball", generator=generator).reshape(seeds, width, -1).requires_grad_()
     a = (torch.randn(seeds, width, generator=generator, dtype=torch.float64, device=x.device)
@@ -70,6 +80,8 @@ def train_networks(x, y, *, width: int, seeds: int, loss: str, lam: float = LAMB
         optimiser.step()
         with torch.no_grad():
             W /= W.norm(dim=-1, keepdim=True).clamp_min(1.0)
+    if not (bool(torch.isfinite(W).all()) and bool(torch.isfinite(a).all())):
+        raise ValueError(f"lr = {lr:g}: training diverged (non-finite weights); use a smaller lr")
     return W.detach(), a.detach()
 
 
@@ -80,28 +92,43 @@ def _lift(x: torch.Tensor) -> torch.Tensor:
 
 def spread_pairs(n: int, width: int, *, seeds: int, seed: int = 0, device=None) -> list[tuple[Network, Network]]:
     """``seeds`` pairs of independent :func:`spread_network` s; offset ``seed`` uses the network seeds
-    ``2·seeds·seed + 2s`` and ``+ 1`` for pair ``s``, so different offsets share no network."""
+    ``2·seeds·seed + 2s`` and ``+ 1`` for pair ``s``, so different offsets share no network.
+
+    Budget: ``16·seeds·m·(n + 1)`` bytes within ``budget.memory()``."""
     n, width, seeds = positive_int("n", n), positive_int("width", width), positive_int("seeds", seeds)
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+    device = _device(device)
+    work, memory = costs.networks(2 * seeds, width, n)
+    costs.refuse("n, width and seeds", (n, width, seeds), work=work, memory=memory)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise ValueError(f"seed must be an int in [0, 2**63), got {seed!r:.60}")
     base = 2 * seeds * seed
     return [(spread_network(n, width, seed=base + 2 * s, device=device),
              spread_network(n, width, seed=base + 2 * s + 1, device=device)) for s in range(seeds)]
 
 
 def tight_pair(device=None):
-    """A pair on which the grid path's barrier is 70% of its certificate: ``(A, B, x, y)``.
+    """A pair on which the barrier nearly attains the certificate, for both covers and both losses: ``(A, B, x, y)``.
 
-    Four units ``w = (1, 0), (0, 1), (0, −1), (−1, 0)`` with ``a = (50, 0, 0, 0)``, ``A = B``, one sample
-    ``x = (1, 0)`` with target ``y = 50`` (Huber: ``f = y`` at both ends). The grid cover with
-    ``K = 2`` cells has centres ``(0, ±1)``, so merging moves the only active unit ``(1, 0)`` by
-    ``√2`` (the covering radius) and its output falls from 50 to 0: the realised barrier is 0.7036 of
-    the certificate. The checks audit it (``REQ_TIGHT``) so that a certificate understated by more than
-    30% is rejected, which the chapter's networks (ratio ≤ 0.09) cannot do.
+    Width 6 on ℝ² (so ``K = 3``; the grid's centres are at 60°, 180°, 300°). Two heavy units sit on the
+    centres at 60° and 300° (``a = ±80``): merging does not move them, they only push the predictions
+    into the losses' linear parts. Two light units at 170° and 190° (``a = ∓10``) share the cell of the
+    centre at 180°, 10° away from it (for the adaptive cover too: its centre of that cell is their
+    ``|a|``-weighted mean, 180°); two units with ``a = 0`` sit on the 60° centre. Samples at 100°
+    (norm 1, target 0) and 260° (norm 1/2, target 1; unequal norms, so that a certificate built on
+    another statistic of ``‖x‖`` than the mean misses): each is orthogonal to one light unit, so merging
+    raises ``|f − y|`` by ``10‖x_i‖(sin 10° + cos 70° − cos 80°)``, and ``|f| > 28`` keeps Huber and BCE
+    within ``10⁻¹²`` of their slopes ``L``. Barrier / certificate is ``(sin 10° + cos 70° − cos 80°)/(4 sin 5°)
+    ≈ 0.981`` for the grid and the adaptive cover and both losses. ``B`` is ``A`` with its units in
+    reverse order (the path must end at that order). Budget: constant work.
     """
-    device = book_device.device() if device is None else device
-    W = torch.tensor([[1.0, 0.0], [0.0, 1.0], [0.0, -1.0], [-1.0, 0.0]], dtype=torch.float64, device=device)
-    a = torch.tensor([50.0, 0.0, 0.0, 0.0], dtype=torch.float64, device=device)
-    x = torch.tensor([[1.0, 0.0]], dtype=torch.float64, device=device)
-    y = torch.tensor([50.0], dtype=torch.float64, device=device)
-    return (W, a), (W.clone(), a.clone()), x, y
+    device = book_device.device() if device is None else _device(device)
+    degrees = torch.tensor([60.0, 170.0, 190.0, 300.0, 60.0, 60.0], dtype=torch.float64, device=device)
+    W = torch.stack([torch.cos(torch.deg2rad(degrees)), torch.sin(torch.deg2rad(degrees))], dim=1)
+    W = W / W.norm(dim=1, keepdim=True).clamp_min(1.0)
+    a = torch.tensor([80.0, -10.0, 10.0, -80.0, 0.0, 0.0], dtype=torch.float64, device=device)
+    samples = torch.deg2rad(torch.tensor([100.0, 260.0], dtype=torch.float64, device=device))
+    x = torch.stack([samples.cos(), samples.sin()], dim=1) * torch.tensor([[1.0], [0.5]], dtype=torch.float64,
+                                                                           device=device)
+    y = torch.tensor([0.0, 1.0], dtype=torch.float64, device=device)
+    reverse = torch.arange(5, -1, -1, device=device)
+    return (W, a), (W[reverse].clone(), a[reverse].clone()), x, y

@@ -9,19 +9,43 @@ import torch
 
 from ..validate import finite_real
 from .evaluation import Profile
+from .costs import MAX_DRAWN
 from .model import _choice, forward
 from .paths import Path
 
 
-def draw_profile(path_profile: Profile, ax=None, *, t: float | None = None, label: str | None = None):
-    """Draw the cost along a path (``path_profile`` from :func:`profile`) with its segment boundaries,
-    each segment labelled by its kind, and a marker at path time ``t``; return ``ax``."""
+def _axes(name: str, value, count: int):
+    """``value`` checked as ``count`` matplotlib axes (one Axes when ``count`` is 1), or new ones when ``None``."""
+    from matplotlib.axes import Axes
+
     from ..plotting import new_axes
 
+    if value is None:
+        return new_axes(count)[1]
+    found = [value] if count == 1 else value
+    if (count > 1 and not isinstance(value, (list, tuple, np.ndarray))) or len(found) != count or not all(
+            isinstance(a, Axes) for a in found):
+        raise TypeError(f"{name} must be None or {'a matplotlib Axes' if count == 1 else f'{count} matplotlib Axes'},"
+                        f" got {type(value).__name__}")
+    return value
+
+
+def _drawn(name: str, value, count: int) -> None:
+    if count > MAX_DRAWN:
+        raise ValueError(f"{name}: {count} elements to draw, more than MAX_DRAWN = {MAX_DRAWN} (a figure shows no more)")
+
+
+def draw_profile(path_profile: Profile, ax=None, *, t: float | None = None, label: str | None = None):
+    """Draw the cost along a path (``path_profile`` from :func:`profile`) with its segment boundaries,
+    each segment labelled by its kind, and a marker at path time ``t``; return ``ax``.
+
+    Budget: at most ``MAX_DRAWN`` segments drawn."""
     if not isinstance(path_profile, Profile):
         raise TypeError(f"path_profile must be a Profile, got {type(path_profile).__name__}")
-    if ax is None:
-        _, ax = new_axes()
+    _drawn("path_profile", path_profile, len(path_profile.kinds))
+    if label is not None and not isinstance(label, str):
+        raise TypeError(f"label must be None or a str, got {type(label).__name__}")
+    ax = _axes("ax", ax, 1)
     ax.plot(path_profile.t, path_profile.cost, color="C2", label=label)
     for b in path_profile.boundaries[1:-1]:
         ax.axvline(b, color="0.8", linewidth=0.8)
@@ -42,21 +66,19 @@ def draw_path_state(path: Path, path_profile: Profile, t: float, axes=None):
 
     Left: ``f_A``, ``f_B`` and ``f_{γ(t)}`` (``n = 1``: on ``[−1, 1]``; ``n = 2``: at angle ``φ`` on the
     unit circle, which determines a bias-free network since ``f(x) = ‖x‖ f(x/‖x‖)``). Right:
-    :func:`draw_profile` with the marker at ``t``. Returns the two axes.
+    :func:`draw_profile` with the marker at ``t``. Returns the two axes. Budget: ``721 × 3`` network
+    evaluations, at most ``MAX_DRAWN`` segments.
     """
-    from ..plotting import new_axes
-
     if not isinstance(path, Path):
         raise TypeError(f"path must be a Path, got {type(path).__name__}")
+    _drawn("path", path, len(path.segments))
     t = finite_real("t", t)
     if not 0 <= t <= 1:
         raise ValueError(f"t must be in [0, 1], got {t!r}")
     n = path.segments[0].W0.shape[1]
     if n > 2:
         raise ValueError(f"draw_path_state draws networks with n <= 2 inputs, got n = {n}")
-    if axes is None:
-        _, axes = new_axes(2)
-    left, right = axes
+    left, right = _axes("axes", axes, 2)
     device = path.segments[0].W0.device
     if n == 1:
         grid = torch.linspace(-1, 1, 401, dtype=torch.float64, device=device)
@@ -81,10 +103,8 @@ def draw_directions(path: Path, ax=None, *, side: str = "A"):
 
     Each neuron ``w_j`` is a dot (area ∝ ``|a_j|``) with a grey segment to its spherized direction
     ``w_j/‖w_j‖`` on the unit circle and a coloured chord from there to its cell centre ``u_{k(j)}``
-    (crosses: the centres of the cover). Returns ``ax``.
+    (crosses: the centres of the cover). Returns ``ax``. Budget: at most ``MAX_DRAWN`` neurons.
     """
-    from ..plotting import new_axes
-
     if not isinstance(path, Path) or "canonical" not in path.info:
         raise TypeError(f"path must be a Path from constructive_path, got {type(path).__name__}")
     side = _choice("side", side, ("A", "B"))
@@ -92,8 +112,8 @@ def draw_directions(path: Path, ax=None, *, side: str = "A"):
     if W.shape[1] != 2:
         raise ValueError(f"draw_directions draws networks with n = 2 inputs, got n = {W.shape[1]}")
     canonical = path.info["canonical"][0 if side == "A" else 1]
-    if ax is None:
-        _, ax = new_axes()
+    _drawn("path", path, W.shape[0])
+    ax = _axes("ax", ax, 1)
     W, a = W.cpu().numpy(), a.cpu().numpy()
     norms = np.linalg.norm(W, axis=1)
     on_sphere = W / np.where(norms > 0, norms, 1.0)[:, None]

@@ -9,22 +9,28 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from ..validate import positive_int
-from .losses import get_loss
-from .model import FEASIBILITY_RTOL, _data, _lam, _values
-from .paths import EXACT_KINDS, Path
+from ..validate import finite_real, positive_int
+from . import costs
+from .losses import get_loss, verified_for
+from .model import FEASIBILITY_RTOL, _data, _lam, _values, as_pair
+from .paths import EXACT_KINDS, Path, form_problem
 
 FUNCTION_ATOL = 1e-10  # function-exact segments: |f_t − f_0| ≤ this (float64 round-off is ~1e-14 here)
 COST_ATOL = 1e-12  # monotone / convex / constant segments: cost allowed above its bound by round-off only,
 #   relative to the cost level: the allowance is COST_ATOL · max(1, max_t |C|) (cost_roundoff)
 OUTPUT_RTOL = 1e-14  # merge keeps a, spherize keeps a_j‖w_j‖: up to a few ulps of the interpolation
+JOINT_RTOL = 1e-15  # parameters where two segments meet, and at the path's ends against A and B: equal up to
+#   this times max(1, largest |parameter|) (the constructive path's joints are exact: 0 in every test)
+SAMPLING_RTOL = 0.01  # audit: doubling the samples may raise the sampled peaks by at most this fraction of
+#   max(certificate, |barrier|); more and the sampled supremum has not converged (INCONCLUSIVE)
+SIDE_ORDER = {"A": 0, "bridge": 1, "B": 2}  # the proof's order: A's steps, the bridge, B's steps reversed
 
 
 def cost_roundoff(level: float) -> float:
     """The round-off allowed on a cost of size ``level``: ``COST_ATOL · max(1, |level|)`` (a float64 mean of
     ``N`` terms is exact to a few ulps of the cost, so the allowance scales with it; at cost 1e4 one ulp
-    is 1.8e-12)."""
-    return COST_ATOL * max(1.0, abs(float(level)))
+    is 1.8e-12). Budget: constant work."""
+    return COST_ATOL * max(1.0, abs(finite_real("level", level)))
 
 
 @dataclass(frozen=True)
@@ -54,20 +60,35 @@ class Profile:
 
 
 def _segment_times(points_per_segment: int, device) -> torch.Tensor:
-    if positive_int("points_per_segment", points_per_segment) < 2:
-        raise ValueError(f"points_per_segment must be >= 2 (both ends of a segment), got {points_per_segment}")
+    if not 2 <= positive_int("points_per_segment", points_per_segment) <= costs.MAX_POINTS_PER_SEGMENT:
+        raise ValueError(f"points_per_segment must be in [2, {costs.MAX_POINTS_PER_SEGMENT}] (both ends of a segment;"
+                         f" the sampled cost has long converged), got {points_per_segment}")
     return torch.linspace(0, 1, points_per_segment, dtype=torch.float64, device=device)
 
 
-def _sampled(path: Path, x, y, loss: str, lam: float, points_per_segment: int):
+def _refuse_sampling(paths: Sequence[Path], x: torch.Tensor, points_per_segment: int) -> None:
+    """Budget of evaluating the cost along ``paths``: segments × points × m × N × (n + 1) multiply-adds."""
+    m, n = paths[0].segments[0].W0.shape
+    segments = sum(len(p.segments) for p in paths)
+    work, memory = costs.sampled(segments, points_per_segment, m, n, x.shape[0])
+    costs.refuse("path, x and points_per_segment", (segments, tuple(x.shape), points_per_segment), work=work,
+                 memory=memory)
+
+
+def _sampled(path: Path, x, y, loss: str, lam: float, points_per_segment: int, refine: bool = False):
+    """Parameters, function and cost at ``points_per_segment`` times per segment (``2p − 1`` nested ones when
+    ``refine``: the coarse samples are every other one)."""
     if not isinstance(path, Path):
         raise TypeError(f"path must be a Path, got {type(path).__name__}")
     loss_fn = get_loss(loss)
     lam = _lam(lam)
     x, y = _data(x, y, n=path.segments[0].W0.shape[1], loss=loss)
     device = path.segments[0].W0.device
+    _segment_times(points_per_segment, device)
+    points_per_segment = 2 * points_per_segment - 1 if refine else points_per_segment
+    _refuse_sampling([path], x, points_per_segment)
     x, y = x.to(device), y.to(device)
-    local = _segment_times(points_per_segment, device)
+    local = torch.linspace(0, 1, points_per_segment, dtype=torch.float64, device=device)
     params = [s.evaluate(local) for s in path.segments]
     W = torch.cat([p[0] for p in params])
     a = torch.cat([p[1] for p in params])
@@ -78,7 +99,10 @@ def _sampled(path: Path, x, y, loss: str, lam: float, points_per_segment: int):
 
 
 def profile(path: Path, x, y, *, loss: str, lam: float, points_per_segment: int = 17) -> Profile:
-    """The cost ``C`` at ``points_per_segment`` equally spaced times of every segment of ``path``."""
+    """The cost ``C`` at ``points_per_segment`` equally spaced times of every segment of ``path``.
+
+    Budget: segments × points × m × N × (n + 1) multiply-adds within ``budget.work()``.
+    """
     local, _, c, *_ = _sampled(path, x, y, loss, lam, points_per_segment)
     count = len(path.segments)
     t = ((torch.arange(count, device=local.device)[:, None] + local[None, :]) / count).reshape(-1)
@@ -87,7 +111,7 @@ def profile(path: Path, x, y, *, loss: str, lam: float, points_per_segment: int 
 
 def barrier(path: Path, x, y, *, loss: str, lam: float, points_per_segment: int = 17) -> float:
     """``B(γ) = max_t C(γ(t)) − max(C(γ(0)), C(γ(1)))`` over the sampled times (a lower bound of the supremum;
-    the audit bounds the supremum on every segment from its guarantee)."""
+    the audit bounds the supremum on every segment from its guarantee). Budget: as :func:`profile`."""
     return profile(path, x, y, loss=loss, lam=lam, points_per_segment=points_per_segment).barriers()["max"]
 
 
@@ -96,9 +120,10 @@ def barriers(paths: Sequence[Path], x, y, *, loss: str, lam: float, points_per_s
 
     The samples of every path are stacked into one batch of parameter sets, so on a GPU all pairs
     are evaluated at once; the result equals ``[barrier(p, ...) for p in paths]`` to round-off.
+    Budget: as :func:`profile`, summed over the paths.
     """
-    if isinstance(paths, Path) or len(paths) == 0:
-        raise ValueError("paths must be a non-empty sequence of Path objects")
+    if isinstance(paths, (Path, str, bytes)) or not isinstance(paths, Sequence) or len(paths) == 0:
+        raise TypeError(f"paths must be a non-empty sequence of Path objects, got {type(paths).__name__}")
     for i, path in enumerate(paths):
         if not isinstance(path, Path):
             raise TypeError(f"paths[{i}] must be a Path, got {type(path).__name__}")
@@ -108,6 +133,7 @@ def barriers(paths: Sequence[Path], x, y, *, loss: str, lam: float, points_per_s
     loss_fn, lam = get_loss(loss), _lam(lam)
     device = paths[0].segments[0].W0.device
     x, y = _data(x, y, n=paths[0].segments[0].W0.shape[1], loss=loss)
+    _refuse_sampling(paths, x, positive_int("points_per_segment", points_per_segment))
     x, y = x.to(device), y.to(device)
     local = _segment_times(points_per_segment, device)
     params = [s.evaluate(local) for p in paths for s in p.segments]
@@ -132,6 +158,10 @@ class SegmentAudit:
     ``output_change``: on merge segments ``max_{t,j} |a_j(t) − a_j(0)|``, on spherize segments
     ``max_{t,j} |a_j(t)‖w_j(t)‖ − a_j(0)‖w_j(0)‖|``, relative to the largest of its values at ``t = 0`` (the
     certificate's argument holds ``a`` fixed while the directions move; ``≤ OUTPUT_RTOL``), 0 elsewhere.
+    ``joint``: the largest parameter gap between this segment's start and the previous segment's end (for
+    the first segment, the path's start and ``A``; the last adds its end against ``B``), relative to
+    ``max(1, largest |parameter|)``, ``≤ JOINT_RTOL``; ``function_jump``: ``max_i |f(x_i)|`` gap there
+    (``≤ FUNCTION_ATOL``); ``form``: :func:`form_problem` (``""`` when the segment has its form).
     """
 
     kind: str
@@ -141,6 +171,9 @@ class SegmentAudit:
     allowed: float
     largest_norm: float = 0.0
     output_change: float = 0.0
+    joint: float = 0.0
+    function_jump: float = 0.0
+    form: str = ""
 
     @property
     def feasible(self) -> bool:
@@ -155,9 +188,14 @@ class SegmentAudit:
         return self.kind in EXACT_KINDS
 
     @property
+    def joined(self) -> bool:
+        """Starts where the previous segment ends (or at ``A``), and the function agrees there."""
+        return self.joint <= JOINT_RTOL and self.function_jump <= FUNCTION_ATOL
+
+    @property
     def holds(self) -> bool:
         return ((not self.exact or self.function_change <= FUNCTION_ATOL) and self.excess <= self.allowed
-                and self.feasible and self.keeps_output)
+                and self.feasible and self.keeps_output and self.joined and not self.form)
 
 
 @dataclass(frozen=True)
@@ -171,6 +209,13 @@ class Audit:
     is what merging and bridging add, the quantity the proof of Theorem ``thm-barrier-decay`` bounds
     by the certificate. When spherization keeps its promise, ``barrier ≤ max(merge_barrier, 0)``.
     ``scale = L·mean‖x‖·max(Σ_j|ã^A_j|, Σ_j|ã^B_j|)``: the certificate is ``≤ scale · δ(U)``.
+    ``moved``: per side, ``Σ_j |a_j|‖w_j(1) − w_j(0)‖`` summed over that side's merge segments, what the
+    merges actually move; the declared moments (hence the certificate) must be at least that.
+    ``outside``: how far the path's predictions or the data's targets leave the range on which the loss
+    was verified (``Loss.verified``; 0 inside). ``ordered``: the segments run in the proof's order (A's
+    steps forward, the bridge, B's steps reversed: ``SIDE_ORDER``), without which the merge barrier does not
+    bound the barrier. ``coarse_peak``, ``coarse_inner_peak``: the peaks from every other sample (the
+    ``points_per_segment`` asked for; the audit samples ``2p − 1``), for the convergence test.
     """
 
     segments: tuple[SegmentAudit, ...]
@@ -180,6 +225,12 @@ class Audit:
     spherized_level: float
     certificate: float
     scale: float
+    moved: tuple[float, float] = (0.0, 0.0)
+    moments: tuple[float, float] = (0.0, 0.0)
+    outside: float = 0.0
+    ordered: bool = True
+    coarse_peak: float = float("-inf")
+    coarse_inner_peak: float = float("-inf")
 
     @property
     def barrier(self) -> float:
@@ -199,17 +250,65 @@ class Audit:
         return [s for s in self.segments if not s.holds]
 
     @property
+    def joined(self) -> bool:
+        """Continuous from ``A`` to ``B``: every joint and both ends within ``JOINT_RTOL`` (and ``FUNCTION_ATOL``)."""
+        return all(s.joined for s in self.segments)
+
+    @property
+    def moments_cover_merges(self) -> bool:
+        """The declared merge moments are at least what the merge segments move (to round-off)."""
+        return all(moved <= declared * (1 + 1e-12) + 1e-300 for moved, declared in zip(self.moved, self.moments))
+
+    @property
+    def within_loss_range(self) -> bool:
+        return self.outside == 0.0
+
+    @property
+    def sampling_rise(self) -> float:
+        """How much doubling the samples raised the sampled peaks (whole path and between the spherized
+        networks)."""
+        return max(self.peak - self.coarse_peak, self.inner_peak - self.coarse_inner_peak)
+
+    @property
+    def converged(self) -> bool:
+        """The sampled supremum has converged: doubling the samples raised it by at most ``SAMPLING_RTOL ·
+        max(certificate, |barrier|)`` plus round-off."""
+        reference = max(self.certificate, abs(self.barrier))
+        return self.sampling_rise <= SAMPLING_RTOL * reference + cost_roundoff(self.peak)
+
+    @property
+    def within_certificate(self) -> bool:
+        """``barrier ≤ certificate`` and ``merge_barrier ≤ certificate`` (the theorem bounds the whole path)."""
+        bound = self.certificate + cost_roundoff(self.peak)
+        return self.barrier <= bound and self.merge_barrier <= bound
+
+    @property
+    def verdict(self) -> str:
+        """``FAILED`` when a sample breaks a guarantee, ``INCONCLUSIVE`` when none does but the sampled
+        supremum has not converged, else ``PASSED``."""
+        kept = (not self.failures and self.ordered and self.moments_cover_merges and self.within_loss_range
+                and self.within_certificate)
+        return "FAILED" if not kept else "PASSED" if self.converged else "INCONCLUSIVE"
+
+    @property
     def holds(self) -> bool:
-        """Every segment keeps its guarantee and the barrier is within the certificate."""
-        return not self.failures and self.merge_barrier <= self.certificate + cost_roundoff(self.peak)
+        """Every segment keeps its guarantee and joins its neighbours, in the proof's order, the path runs
+        from ``A`` to ``B``, the certificate covers the merges, the loss was verified where the path goes,
+        the barrier is within the certificate and its sampled supremum has converged (``verdict``)."""
+        return self.verdict == "PASSED"
 
     @property
     def max_function_change(self) -> float:
         return max((s.function_change for s in self.segments if s.exact), default=0.0)
 
 
-def audit(path: Path, x, y, *, loss: str, lam: float, points_per_segment: int = 17) -> Audit:
-    """Check every segment of a constructive path against its guarantee (``GUARANTEES``) on ``(x, y)``.
+def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: int = 17) -> Audit:
+    """Check every segment of a constructive path from ``A`` to ``B`` against its guarantee (``GUARANTEES``) on ``(x, y)``.
+
+    Joints and ends first: the path must start at ``A`` and end at ``B`` (the networks it was asked to
+    join, not a permuted or canonical copy), every segment must start where the previous one ends, with
+    the same function on the data (``SegmentAudit.joint``, ``JOINT_RTOL``), and every segment must have
+    the form its guarantee's argument uses (:func:`form_problem`).
 
     Exact kinds: ``|f_t − f_0| ≤ FUNCTION_ATOL`` at every sample; prune and spherize: cost
     non-increasing between consecutive samples; consolidate: cost ≤ its start; free and transfer:
@@ -221,21 +320,42 @@ def audit(path: Path, x, y, *, loss: str, lam: float, points_per_segment: int = 
     ``a`` and spherize keeps ``a_j‖w_j‖`` (``SegmentAudit.output_change``). Also returns the sampled peak and level
     ``max(C₀, C₁)`` (hence the barrier), the level and peak between the spherized networks (hence
     :attr:`Audit.merge_barrier`), the certificate :meth:`Path.certificate` and its prefactor.
+    Budget: as :func:`profile`.
     """
+    if not isinstance(path, Path):
+        raise TypeError(f"path must be a Path, got {type(path).__name__}")
     if path.moments is None:
-        raise ValueError("audit needs a constructive path (it checks the construction's guarantees)")
-    local, f, c, x, Ws, As = _sampled(path, x, y, loss, lam, points_per_segment)
-    lipschitz = get_loss(loss).lipschitz
+        raise ValueError("path: audit needs a constructive path (it checks the construction's guarantees)")
+    (WA, aA), (WB, aB) = as_pair(A, B)
+    if WA.shape != path.segments[0].W0.shape:
+        raise ValueError(f"A and B must have the path's shape {tuple(path.segments[0].W0.shape)}, got {tuple(WA.shape)}")
+    local, f, c, x, Ws, As = _sampled(path, x, y, loss, lam, points_per_segment, refine=True)
+    loss_fn = get_loss(loss)
+    lipschitz = loss_fn.lipschitz
     mean_norm = float(x.norm(dim=1).mean())
     roundoff = cost_roundoff(float(c.abs().max()))
+    _, y = _data(x, y, loss=loss)
+    WA, aA, WB, aB = (t.to(x.device) for t in (WA, aA, WB, aB))
+    size = max(1.0, *(float(t.abs().max()) for t in (WA, aA, WB, aB, Ws, As)))
+    f_ends = [_values(W[None], a[None], x, y, loss_fn, lam)[0][0] for W, a in ((WA, aA), (WB, aB))]
+    moved = [0.0, 0.0]
     results = []
     for i, segment in enumerate(path.segments):
+        before = (WA, aA, f_ends[0]) if i == 0 else (Ws[i - 1, -1], As[i - 1, -1], f[i - 1, -1])
+        gaps = [(Ws[i, 0] - before[0]).abs().max(), (As[i, 0] - before[1]).abs().max()]
+        jump = float((f[i, 0] - before[2]).abs().max())
+        if i == len(path.segments) - 1:
+            gaps += [(Ws[i, -1] - WB).abs().max(), (As[i, -1] - aB).abs().max()]
+            jump = max(jump, float((f[i, -1] - f_ends[1]).abs().max()))
+        joint = float(max(gaps)) / size
+        if segment.kind == "merge":
+            moved[0 if segment.side == "A" else 1] += float((segment.a0.abs() * (segment.W1 - segment.W0).norm(dim=1)).sum())
         norms = Ws[i].norm(dim=-1)
         output_change = 0.0
         if segment.kind in ("merge", "spherize"):
-            moved = As[i] if segment.kind == "merge" else As[i] * norms
-            size = float(moved[0].abs().max())
-            output_change = float((moved - moved[0]).abs().max()) / size if size > 0 else 0.0
+            kept = As[i] if segment.kind == "merge" else As[i] * norms
+            largest = float(kept[0].abs().max())
+            output_change = float((kept - kept[0]).abs().max()) / largest if largest > 0 else 0.0
         fi, ci = (f[i].flip(0), c[i].flip(0)) if segment.reverse else (f[i], c[i])  # forward direction
         change = float((fi - fi[0]).abs().max())
         if segment.kind in ("prune", "spherize"):
@@ -250,7 +370,7 @@ def audit(path: Path, x, y, *, loss: str, lam: float, points_per_segment: int = 
         if segment.kind == "merge":
             allowed += lipschitz * mean_norm * path.moments[0 if segment.side == "A" else 1]
         results.append(SegmentAudit(segment.kind, segment.side, change, excess, allowed, float(norms.max()),
-                                    output_change))
+                                    output_change, joint, jump, form_problem(segment)))
     flat = c.reshape(-1)
     level = float(torch.maximum(flat[0], flat[-1]))
     ends = [i for i, s in enumerate(path.segments) if s.kind in ("prune", "spherize")]
@@ -260,6 +380,14 @@ def audit(path: Path, x, y, *, loss: str, lam: float, points_per_segment: int = 
     spherized_level = float(torch.maximum(c[first, 0] if first < len(c) else flat[-1],
                                           c[last - 1, -1] if last > 0 else flat[0]))
     inner_peak = float(inner.max()) if inner.numel() else spherized_level
-    scale = lipschitz * mean_norm * max(path.info["masses"])
+    masses = [float((a * W.norm(dim=1)).abs().sum()) for W, a in ((WA, aA), (WB, aB))]
+    scale = lipschitz * mean_norm * max(masses)
+    loss_fn = verified_for(loss_fn, y, f)  # also at the data's own targets, where the path's predictions go
+    outside = loss_fn.outside(f.reshape(-1), y)
+    ranks = [SIDE_ORDER.get(s.side, -1) for s in path.segments]
+    ordered = (min(ranks) >= 0 and ranks == sorted(ranks)
+               and all(s.reverse == (s.side == "B") for s in path.segments if s.side != "bridge"))
+    coarse_inner = c[first:last, ::2]
     return Audit(tuple(results), float(flat.max()), level, inner_peak, spherized_level, path.certificate(x, lipschitz),
-                 scale)
+                 scale, tuple(moved), tuple(path.moments), outside, ordered, float(c[:, ::2].max()),
+                 float(coarse_inner.max()) if coarse_inner.numel() else spherized_level)

@@ -3,29 +3,62 @@
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import torch
 from torch import nn
 
+from . import costs
+
 HUBER_DELTA = 0.5  # Huber threshold: the loss is δ_H-Lipschitz in the prediction
-CONVEXITY_ATOL = 1e-12  # a loss's second differences on LOSS_PROBE may fall below 0 by round-off only
-LOSS_PROBE = (-40.0, 40.0, 4001)  # predictions (start, stop, count) on which a loss's convexity and Lipschitz
-#   constant are verified, for the targets LOSS_PROBE_TARGETS; spacing 0.02, logits up to ±40
-LOSS_PROBE_TARGETS = (0.0, 0.25, 0.5, 1.0)
+CONVEXITY_ATOL = 1e-12  # a loss's slopes between neighbouring probes may fall by round-off only
+LOSS_PROBE = (1e-3, 100.0, 2e-4, 1e6)  # predictions on which convexity and the Lipschitz constant are verified:
+#   spacing 0.001 for |p| ≤ 100, then geometric (each step 2e-4 of |p|) up to |p| = 1e6; a feature
+#   narrower than twice the local spacing can pass between two probes
+TARGETS_NEAR = tuple(float(v) for v in torch.linspace(-10, 10, 21, dtype=torch.float64))
+LOSS_PROBE_TARGETS = {  # per loss: the targets on which it is verified; Loss.outside is 0 only between their extremes
+    "huber": TARGETS_NEAR + tuple(s * 10.0**k for k in range(2, 7) for s in (-1, 1)),
+    "bce": tuple(float(v) for v in torch.linspace(0, 1, 21, dtype=torch.float64)),
+}
 
 
 @dataclass(frozen=True)
 class Loss:
-    """A convex loss ``ℓ(p, y)`` of the prediction ``p`` that is ``lipschitz``-Lipschitz in ``p``."""
+    """A convex loss ``ℓ(p, y)`` of the prediction ``p`` that is ``lipschitz``-Lipschitz in ``p``, verified for
+    the target values ``targets`` (default ``LOSS_PROBE_TARGETS["huber"]``) and predictions ``|p| ≤ reach``."""
 
     name: str
     lipschitz: float
     function: Callable[[torch.Tensor, torch.Tensor], torch.Tensor]
+    targets: tuple[float, ...] = LOSS_PROBE_TARGETS["huber"]
+    reach: float = LOSS_PROBE[3]
+
+    def __post_init__(self):
+        if not isinstance(self.name, str) or not self.name:
+            raise TypeError(f"name must be a non-empty str, got {self.name!r:.60}")
+        if (isinstance(self.lipschitz, bool) or not isinstance(self.lipschitz, (int, float))
+                or not math.isfinite(self.lipschitz) or self.lipschitz <= 0):
+            raise ValueError(f"lipschitz must be a finite number > 0, got {self.lipschitz!r:.60}")
+        if not callable(self.function):
+            raise TypeError(f"function must be callable ℓ(p, y), got {type(self.function).__name__}")
+        targets = self.targets
+        if (isinstance(targets, (str, bytes)) or not isinstance(targets, (tuple, list)) or not targets
+                or not all(isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t)
+                           for t in targets)):
+            raise ValueError(f"targets must be a non-empty sequence of finite numbers, got {targets!r:.60}")
+        object.__setattr__(self, "targets", tuple(float(t) for t in targets))
 
     def __call__(self, prediction: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
         return self.function(prediction, target)
+
+    def outside(self, predictions: torch.Tensor, targets: torch.Tensor) -> float:
+        """How far ``predictions`` leave ``|p| ≤ reach`` or ``targets`` are from the nearest verified target
+        (0 when every prediction is within reach and every target was probed)."""
+        probed = torch.tensor(self.targets, dtype=torch.float64, device=targets.device)
+        distance = (targets.reshape(-1, 1) - probed).abs().min(dim=1).values.max()
+        return max(0.0, float(predictions.abs().max()) - self.reach, float(distance))
 
 
 def _huber(p: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
@@ -44,7 +77,7 @@ def _bce(p: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
 
 LOSSES = {
     "huber": Loss("huber", HUBER_DELTA, _huber),
-    "bce": Loss("bce", 1.0, _bce),
+    "bce": Loss("bce", 1.0, _bce, LOSS_PROBE_TARGETS["bce"]),
 }
 
 
@@ -53,32 +86,65 @@ def get_loss(loss: str) -> Loss:
 
     The proof of Theorem ``thm-barrier-decay`` uses two properties of ``ℓ(·, y)``: convexity (the bridge
     stays below its larger endpoint) and the Lipschitz constant ``L`` (the merge certificate). Both are
-    verified on a grid of predictions (``LOSS_PROBE``) for the targets ``LOSS_PROBE_TARGETS``: second
-    differences ``≥ −CONVEXITY_ATOL·(1 + |ℓ|)`` and difference quotients ``≤ L(1 + 1e-9)``. A loss that
-    fails raises ``ValueError``, so a non-convex loss added to ``LOSSES`` cannot pass an audit.
+    verified on the predictions of ``LOSS_PROBE`` (``|p| ≤ 10⁶``, spacing 0.001 for ``|p| ≤ 100``, then 2·10⁻⁴|p|)
+    for the targets ``Loss.targets`` (``LOSS_PROBE_TARGETS``): slopes between neighbouring probes
+    non-decreasing up to ``CONVEXITY_ATOL·(1 + |ℓ|)/spacing`` and at most ``L(1 + 1e-9)`` in size (plus
+    8 ulps of ``ℓ`` over the spacing). A loss that
+    fails raises ``ValueError``; :func:`audit` fails a path whose predictions or targets leave that range
+    (:meth:`Loss.outside`). Budget: a fixed probe of about 10⁷ evaluations, once per loss.
     """
     if not isinstance(loss, str) or loss not in LOSSES:
         raise ValueError(f"loss must be one of {', '.join(LOSSES)}, got {loss!r}")
     return _verified(LOSSES[loss])
 
 
+def verified_for(loss: Loss, targets: torch.Tensor, predictions: torch.Tensor) -> Loss:
+    """``loss`` verified (as :func:`get_loss`) also at the data's ``targets`` that it was not probed at, on the
+    probe's predictions ``|p| ≤ 2·max|predictions| + 1`` (capped at ``LOSS_PROBE[3]``): the returned loss
+    has those targets and that ``reach``. Budget: targets × probed predictions within ``budget.work()``."""
+    new = tuple(sorted(set(targets.reshape(-1).tolist()) - set(loss.targets)))
+    if not new:
+        return loss
+    reach = min(LOSS_PROBE[3], 2 * float(predictions.abs().max()) + 1)
+    points = int((_probe().abs() <= reach).sum())
+    costs.refuse("y (targets the loss is verified at)", len(new), work=costs.ELEMENT * len(new) * points,
+                 memory=8.0 * len(new) * points)
+    _verified(Loss(loss.name, loss.lipschitz, loss.function, new, reach))
+    return Loss(loss.name, loss.lipschitz, loss.function, loss.targets + new, min(reach, loss.reach))
+
+
+@functools.lru_cache(maxsize=1)
+def _probe() -> torch.Tensor:
+    fine, near, ratio, far = LOSS_PROBE
+    inner = torch.arange(0.0, near, fine, dtype=torch.float64)
+    outer = near * (1 + ratio) ** torch.arange(0, int(math.log(far / near) / math.log1p(ratio)) + 2, dtype=torch.float64)
+    half = torch.cat([inner, outer.clamp(max=far)]).unique()
+    return torch.cat([-half.flip(0), half]).unique()
+
+
 @functools.lru_cache(maxsize=16)
 def _verified(loss: Loss) -> Loss:
-    start, stop, count = LOSS_PROBE
-    p = torch.linspace(start, stop, count, dtype=torch.float64)
-    y = torch.tensor(LOSS_PROBE_TARGETS, dtype=torch.float64)[:, None]
+    p = _probe()
+    p = p[p.abs() <= loss.reach]
+    y = torch.tensor(loss.targets, dtype=torch.float64)[:, None]
     values = loss(p.expand(len(y), -1), y)
-    if values.shape != (len(y), count) or not bool(torch.isfinite(values).all()):
+    if values.shape != (len(y), len(p)) or not bool(torch.isfinite(values).all()):
         raise ValueError(f"loss {loss.name!r} must map predictions (T, P) and targets (T, 1) to finite values (T, P)")
-    second = values[:, 2:] - 2 * values[:, 1:-1] + values[:, :-2]
-    allowed = CONVEXITY_ATOL * (1 + values[:, 1:-1].abs())
-    if bool((second < -allowed).any()):
-        i, j = divmod(int((second + allowed).argmin()), second.shape[1])
-        raise ValueError(f"loss {loss.name!r} is not convex in the prediction: second difference"
-                         f" {float(second[i, j]):.3g} at p = {float(p[j + 1]):.3g}, y = {float(y[i, 0]):g}; the bridge"
+    h = p[1:] - p[:-1]
+    slopes = (values[:, 1:] - values[:, :-1]) / h
+    drop = slopes[:, 1:] - slopes[:, :-1]
+    allowed = CONVEXITY_ATOL * (1 + values[:, 1:-1].abs()) / torch.minimum(h[1:], h[:-1])
+    if bool((drop < -allowed).any()):
+        i, j = divmod(int((drop + allowed).argmin()), drop.shape[1])
+        raise ValueError(f"loss {loss.name!r} is not convex in the prediction: its slope falls by"
+                         f" {-float(drop[i, j]):.3g} at p = {float(p[j + 1]):.6g}, y = {float(y[i, 0]):g}; the bridge"
                          " of Theorem thm-barrier-decay needs a convex loss")
-    slope = float(((values[:, 1:] - values[:, :-1]) / (p[1] - p[0])).abs().max())
+    roundoff = 8 * torch.finfo(torch.float64).eps * (1 + values[:, 1:].abs()) / h  # a difference quotient's
+    over = slopes.abs() - roundoff  # round-off: a few ulps of the values over the spacing
+    slope = float(over.max())
     if slope > loss.lipschitz * (1 + 1e-9):
+        i, j = divmod(int(over.argmax()), slopes.shape[1])
         raise ValueError(f"loss {loss.name!r} declares lipschitz = {loss.lipschitz:g} but its difference quotients"
-                         f" reach {slope:.6g}; the merge certificate needs a true Lipschitz constant")
+                         f" reach {slope:.6g} (at p = {float(p[j]):.6g}, y = {float(y[i, 0]):g}); the merge"
+                         " certificate needs a true Lipschitz constant")
     return loss

@@ -3,16 +3,22 @@ definition ``def-barrier-cost``, with the validation of their inputs."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import torch
 from torch import nn
+from torch.nn.modules import module as torch_module
+from torch.nn.utils import parametrize
 
 from ..networks import affine_maps
 from ..validate import finite_real
+from . import costs
 from .losses import Loss, get_loss
 
 Network = tuple[torch.Tensor, torch.Tensor]
 LAMBDA = 1e-3  # ℓ1 weight on the output layer in the chapter's experiments
+MAX_LR = 10.0  # Adam's learning rate in train_networks and bezier_paths: at most this (larger ones overflow)
 FEASIBILITY_RTOL = 1e-12  # ‖w_j‖ ≤ 1 + this: the projection w / max(1, ‖w‖) overshoots by an ulp at most
 CHUNK_ELEMENTS = {"cpu": 1 << 18, "cuda": 1 << 24}  # parameter sets × hidden units × data points at once:
 #   on a CPU the (sets, m, N) hidden activations should stay in cache (2 MiB); a GPU wants large batches
@@ -40,15 +46,41 @@ def _float64(name: str, value) -> torch.Tensor:
     return value
 
 
+_HOOKS = ("_forward_hooks", "_forward_pre_hooks", "_backward_hooks", "_backward_pre_hooks")
+
+
+def _plain(name: str, net: nn.Module) -> None:
+    """Refuse a module whose output is not ``Linear, ReLU, Linear`` applied in turn: a parametrization (its
+    weights are computed), a subclass (its own ``forward``) or a hook (on a module or global)."""
+    modules = [net, *net] if isinstance(net, nn.Sequential) else [net]
+    for label, module in zip([name, *(f"{name}[{i}]" for i in range(len(modules) - 1))], modules):
+        if parametrize.is_parametrized(module):
+            raise ValueError(f"{label} has a parametrization (its weights are computed); pass (W, a) instead")
+        allowed = (nn.Sequential,) if module is net else (nn.Linear, nn.ReLU)
+        if type(module) not in allowed:
+            raise TypeError(f"{label} must be exactly {' or '.join(t.__name__ for t in allowed)} (a subclass may"
+                            f" change forward), got {type(module).__name__}")
+        if any(getattr(module, hooks) for hooks in _HOOKS):
+            raise ValueError(f"{label} has hooks, which may change its output; remove them")
+    if any(getattr(torch_module, f"_global{hooks}") for hooks in _HOOKS):
+        raise ValueError(f"{name}: global module hooks are registered, which may change its output; remove them")
+
+
 def as_network(name: str, net) -> Network:
     """``net`` as float64 tensors ``(W (m, n), a (m,))`` of a feasible bias-free shallow ReLU network.
 
     ``net`` is a pair ``(W, a)`` or a ``Sequential(Linear(n, m), ReLU, Linear(m, 1))`` whose biases
-    are zero. Raises ``ValueError`` for biases (lift the inputs to ``(x, 1)`` instead: a bias is a
+    are zero, built from exactly these module types with no hooks and no parametrizations (``TypeError`` or
+    ``ValueError`` otherwise). Raises ``ValueError`` for biases (lift the inputs to ``(x, 1)`` instead: a bias is a
     weight on a constant input), mismatched shapes, non-finite entries or ``‖w_j‖ > 1`` beyond
-    round-off (``FEASIBILITY_RTOL``).
+    round-off (``FEASIBILITY_RTOL``). Budget: linear in the network's size (already in memory).
     """
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a str (how errors call the network), got {type(name).__name__}")
+    if name != "net":
+        name = f"net {name}"
     if isinstance(net, nn.Module):
+        _plain(name, net)
         maps = affine_maps(net, name)
         if len(maps) != 2 or maps[1][0].shape[0] != 1:
             raise ValueError(f"{name} must have one hidden layer and one output, got {len(maps) - 1} hidden layers")
@@ -73,30 +105,51 @@ def as_network(name: str, net) -> Network:
     norms = weight.norm(dim=1)
     if bool((norms > 1 + FEASIBILITY_RTOL).any()):
         j = int(norms.argmax())
-        low = [str(v.dtype).removeprefix("torch.") for v in net[:2]
-               if isinstance(v, torch.Tensor) and v.dtype not in (torch.float64, torch.int32, torch.int64)]
-        hint = (f"; the network is {low[0]}, whose unit rows have norms up to about 1 + 1e-7: build it in float64"
-                " (W.double(), then W / W.norm(dim=1, keepdim=True).clamp(min=1))" if low else "")
+        given = net[0].dtype if isinstance(net[0], (torch.Tensor, np.ndarray)) else None
+        low = given is not None and str(given).removeprefix("torch.") in ("float32", "float16", "bfloat16")
+        hint = (f"; its W is {str(given).removeprefix('torch.')}, whose unit rows have norms up to about 1 + 1e-7:"
+                " build W in float64 (W.double(), then W / W.norm(dim=1, keepdim=True).clamp(min=1))" if low else "")
         raise ValueError(f"{name} is infeasible: ‖w_{j}‖ = {float(norms[j]):.17g} > 1 (the construction needs"
                          f" ‖w_j‖ <= 1, up to {FEASIBILITY_RTOL:g}){hint}")
     return weight, out.to(weight.device)
 
 
 def as_pair(A, B) -> tuple[Network, Network]:
-    """``A`` and ``B`` as networks (:func:`as_network`) of the same shape, ``B`` on ``A``'s device."""
+    """``A`` and ``B`` as networks (:func:`as_network`) of the same shape, ``B`` on ``A``'s device.
+
+    Budget: linear in the networks' size."""
     (WA, aA), (WB, aB) = as_network("A", A), as_network("B", B)
     if WA.shape != WB.shape:
         raise ValueError(f"A and B must have the same shape, got W {tuple(WA.shape)} and {tuple(WB.shape)}")
     return (WA, aA), (WB.to(WA.device), aB.to(WA.device))
 
 
-def _data(x, y=None, *, n: int | None = None, loss: str | None = None):
+_X_ONLY = object()
+
+
+def _device(device):
+    """``device`` checked: ``None`` (the data's or the book's device), a ``torch.device`` or a string naming one
+    that this machine has."""
+    if device is None:
+        return None
+    if not isinstance(device, (str, torch.device)):
+        raise TypeError(f"device must be None, a str or a torch.device, got {type(device).__name__}")
+    try:
+        device = torch.device(device)
+    except RuntimeError as error:
+        raise ValueError(f"device {device!r} is not a device name: {error}") from None
+    if device.type not in ("cpu", "cuda") or (device.type == "cuda" and not torch.cuda.is_available()):
+        raise ValueError(f"device {str(device)!r} is not available here: use 'cpu' or an available 'cuda' device")
+    return device
+
+
+def _data(x, y=_X_ONLY, *, n: int | None = None, loss: str | None = None):
     x = _float64("x", x)
-    if x.ndim != 2 or x.shape[0] < 1:
-        raise ValueError(f"x must have shape (N, n) with N >= 1, got {tuple(x.shape)}")
+    if x.ndim != 2 or x.shape[0] < 1 or x.shape[1] < 1:
+        raise ValueError(f"x must have shape (N, n) with N, n >= 1, got {tuple(x.shape)}")
     if n is not None and x.shape[1] != n:
         raise ValueError(f"x has {x.shape[1]} columns but the networks have input dimension n = {n}")
-    if y is None:
+    if y is _X_ONLY:
         return x
     y = _float64("y", y).to(x.device)
     if y.shape != (x.shape[0],):
@@ -113,7 +166,8 @@ def _lam(lam) -> float:
     return lam
 
 
-def _shapes(W, a, x) -> None:
+def _shapes(W, a, x, *, convert: bool = True):
+    """``W, a, x`` checked (tensors, shapes, the budget of one forward pass) and, with ``convert``, as float64."""
     for name, value in (("W", W), ("a", a), ("x", x)):
         if not isinstance(value, torch.Tensor):
             raise TypeError(f"{name} must be a torch tensor, got {type(value).__name__}")
@@ -122,12 +176,21 @@ def _shapes(W, a, x) -> None:
     if W.ndim < 2 or x.ndim != 2 or W.shape[-1] != x.shape[1] or a.shape != W.shape[:-1]:
         raise ValueError(f"need W (..., m, n), a (..., m), x (N, n) with matching m and n; got W {tuple(W.shape)},"
                          f" a {tuple(a.shape)}, x {tuple(x.shape)}")
+    sets = math.prod(W.shape[:-2])
+    work, memory = costs.sampled(1, sets, W.shape[-2], W.shape[-1], x.shape[0])
+    costs.refuse("W, a and x", (tuple(W.shape), tuple(x.shape)), work=work, memory=memory)
+    if not convert:
+        return W, a, x
+    x = _float64("x", x)
+    return _float64("W", W).to(x.device), _float64("a", a).to(x.device), x
 
 
 def forward(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
-    """``f(x_i) = Σ_j a_j ρ(w_j · x_i)`` for a batch: ``W (..., m, n)``, ``a (..., m)``, ``x (N, n)`` → ``(..., N)``."""
-    _shapes(W, a, x)
-    return _forward(W, a, x)
+    """``f(x_i) = Σ_j a_j ρ(w_j · x_i)`` for a batch: ``W (..., m, n)``, ``a (..., m)``, ``x (N, n)`` → ``(..., N)``.
+
+    Budget: sets × m × N × (n + 1) multiply-adds within ``budget.work()``.
+    """
+    return _forward(*_shapes(W, a, x))
 
 
 def _forward(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
@@ -138,11 +201,15 @@ def _forward(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
 def cost(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor, y: torch.Tensor, *, loss: str, lam: float) -> torch.Tensor:
     """``C(θ) = mean_i ℓ(f_θ(x_i), y_i) + λ‖a‖₁`` for every parameter set of the batch, shape ``(...)``.
 
-    Evaluated in float64 on the data's device; autograd flows through ``W`` and ``a``.
+    Evaluated in float64 on the data's device; autograd flows through ``W`` and ``a``. Budget: as :func:`forward`.
     """
     loss_fn, lam = get_loss(loss), _lam(lam)
     x, y = _data(x, y, loss=loss)
-    _shapes(W, a, x)
+    _shapes(W, a, x, convert=False)
+    if not (W.is_floating_point() and a.is_floating_point()):
+        raise TypeError(f"W and a must be floating-point tensors (autograd flows through them), got {W.dtype}, {a.dtype}")
+    if not (bool(torch.isfinite(W).all()) and bool(torch.isfinite(a).all())):
+        raise ValueError("W and a must be finite (no NaN or inf)")
     W, a = W.to(x), a.to(x)  # float64 on the data's device
     return loss_fn(_forward(W, a, x), y).mean(-1) + lam * a.abs().sum(-1)
 
@@ -160,6 +227,6 @@ def _values(W, a, x, y, loss: Loss, lam: float) -> tuple[torch.Tensor, torch.Ten
 
 
 def _generator(seed: int, device) -> torch.Generator:
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise ValueError(f"seed must be an int in [0, 2**63), got {seed!r:.60}")
     return torch.Generator(device=device).manual_seed(seed)

@@ -143,3 +143,38 @@ class Path:
 
 def _changed(x0: torch.Tensor, x1: torch.Tensor) -> bool:
     return bool((x0 != x1).any())
+
+
+def form_problem(segment: Segment) -> str:
+    """What keeps ``segment`` from having the form its guarantee's argument uses (``""`` when it has it).
+
+    prune: a line with ``W`` fixed that zeroes ``a_j`` of dead units (``w_j = 0``) only; spherize: the
+    rescaling curve with ``radii = ‖w_j‖ > 0``, ending at ``(W/‖w‖, a‖w‖)``; merge: a chord with ``a``
+    fixed (``|f_t − f_0| ≤ t Σ|a_j|‖Δw_j‖‖x‖``); consolidate, transfer, bridge: a line with ``W`` fixed
+    (``f`` affine in ``t``, the cost convex); free: a line with ``a`` fixed that moves only units with
+    ``a_j = 0``. Baseline kinds (``line``, ``bezier``) and unknown kinds carry no guarantee: in a
+    constructive path they are a problem.
+    """
+    if not isinstance(segment, Segment):
+        raise TypeError(f"segment must be a Segment, got {type(segment).__name__}")
+    s = segment
+    if s.kind not in GUARANTEES or GUARANTEES[s.kind] == "none":
+        return f"a {s.kind!r} segment carries no guarantee (kinds with one: {', '.join(EXACT_KINDS)}, merge, bridge)"
+    if s.curve != ("rescale" if s.kind == "spherize" else "line"):
+        return f"a {s.kind} segment must be {'the rescaling curve' if s.kind == 'spherize' else 'a line'}, got {s.curve!r}"
+    if s.kind == "spherize":
+        radii = s.W0.norm(dim=1)
+        if s.radii is None or _changed(s.radii, radii) or bool((radii == 0).any()):
+            return "spherize: radii must be the rows' norms ‖w_j‖ > 0"
+        if _changed(s.W1, s.W0 / radii[:, None]) or _changed(s.a1, s.a0 * radii):
+            return "spherize: must end at (w_j/‖w_j‖, a_j‖w_j‖)"
+        return ""
+    if s.kind in ("merge", "free") and _changed(s.a0, s.a1):
+        return f"{s.kind}: the output weights a must stay fixed"
+    if s.kind == "free" and bool((s.a0[(s.W0 != s.W1).any(dim=1)] != 0).any()):
+        return "free: only units with a_j = 0 may move"
+    if s.kind in ("prune", "consolidate", "transfer", "bridge") and _changed(s.W0, s.W1):
+        return f"{s.kind}: the first-layer weights W must stay fixed"
+    if s.kind == "prune" and _changed(s.a1, torch.where(s.W0.norm(dim=1) == 0, torch.zeros_like(s.a0), s.a0)):
+        return "prune: only the output weights of dead units (w_j = 0) may go to 0"
+    return ""

@@ -1,0 +1,231 @@
+"""Chapter 4, referee of issue 27: the audit bounds the whole path's barrier in the proof's order, its
+sampled supremum converges, the loss is verified at the data's own targets, and as_network takes only
+plain modules."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import pytest
+import torch
+from torch import nn
+
+from nnproofs import barrier
+from nnproofs.barrier import losses
+
+LAM = barrier.LAMBDA
+F64 = torch.float64
+
+
+def _pair(n=2, m=10, seed=3):
+    g = torch.Generator().manual_seed(seed)
+    nets = []
+    for _ in range(2):
+        W = torch.randn(m, n, generator=g, dtype=F64)
+        W = W / W.norm(dim=1, keepdim=True) * (0.2 + 0.8 * torch.rand(m, 1, generator=g, dtype=F64))
+        nets.append((W, torch.randn(m, generator=g, dtype=F64)))
+    x = torch.rand(48, n, generator=g, dtype=F64) * 2 - 1
+    return nets[0], nets[1], x, x.sum(1).cos()
+
+
+def _audit(path, A, B, x, y, loss="huber", **kw):
+    return barrier.audit(path, x, y, A=A, B=B, loss=loss, lam=LAM, **kw)
+
+
+# ---- finding 1: a do-nothing step of the wrong side (or order) empties the compared stretch -------------
+
+@pytest.mark.parametrize("where", ["B first", "A last", "bridge only"])
+@pytest.mark.parametrize("loss", ["huber", "bce"])
+def test_a_high_bridge_is_not_hidden_by_a_misplaced_step(where, loss):
+    (W, a), _, x, y = barrier.tight_pair("cpu")
+    b = a.flip(0).clone()
+    up = (barrier.Segment("bridge", "bridge", W, a, W, 40 * a), barrier.Segment("bridge", "bridge", W, 40 * a, W, b))
+    prune = {"B first": barrier.Segment("prune", "B", W, a, W, a, reverse=True),
+             "A last": barrier.Segment("prune", "A", W, b, W, b)}.get(where)
+    segments = up if prune is None else (prune, *up) if where == "B first" else (*up, prune)
+    report = _audit(barrier.Path(segments, moments=(0.0, 0.0)), (W, a), (W, b), x, y, loss)
+    assert report.barrier > 100 * max(report.certificate, 1e-3)
+    assert not report.within_certificate and report.verdict == "FAILED" and not report.holds
+    assert report.ordered == (where == "bridge only")
+
+
+def test_the_constructive_path_is_in_the_proofs_order_and_a_shuffled_one_is_not():
+    A, B, x, y = _pair()
+    path = barrier.constructive_path(A, B, x)
+    assert _audit(path, A, B, x, y).ordered
+    swapped = barrier.Path(tuple(s.reversed("B" if s.side == "A" else "A") if s.side != "bridge" else s
+                                 for s in path.segments), path.moments)
+    assert not _audit(swapped, A, B, x, y).ordered and not _audit(swapped, A, B, x, y).holds
+
+
+# ---- finding 2: genuine segments (un-spherize, re-spherize) before the constructive path -----------------
+
+def _detour(A, B, x, r):
+    W, a = A
+    W0, a0 = W * r, a / r
+    radii = W0.norm(dim=1)
+    A = (W0 / radii[:, None], a0 * radii)
+    up = barrier.Segment("spherize", "A", W0, a0, *A, curve="rescale", radii=radii, reverse=True)
+    path = barrier.constructive_path(A, B, x, cover="grid")
+    return A, barrier.Path((up, up.reversed("A")) + path.segments, path.moments)
+
+
+@pytest.mark.parametrize("case", ["tight huber", "tight bce", "spread n=3", "own pair"])
+def test_an_unspherize_detour_is_bounded_by_the_whole_barrier(case):
+    loss = "bce" if case == "tight bce" else "huber"
+    if case.startswith("tight"):
+        A, B, x, y = barrier.tight_pair("cpu")
+        r = 2.0**-6
+    elif case == "spread n=3":
+        x, y = barrier.teacher_data(3, loss="huber", seed=5)
+        (A, B), = barrier.spread_pairs(3, 32, seeds=1, seed=11)
+        r = 2.0**-8
+    else:
+        A, B, x, y = _pair(seed=17)
+        r = 2.0**-12
+    A, path = _detour(A, B, x, r)
+    report = _audit(path, A, B, x, y, loss)
+    assert all(s.holds for s in report.segments)  # every segment keeps its own guarantee ...
+    assert report.barrier > report.certificate  # ... but the climb is before the bridge
+    assert not report.within_certificate and not report.holds
+    assert not report.ordered  # A's un-spherize runs backwards: neither test alone is needed to reject it
+
+
+# ---- finding 3: the sampled supremum must converge -------------------------------------------------------
+
+def _switching_merge(t0=0.53125, slope=1.88, k=2.0):
+    """A merge in which unit 2 switches on between samples (the referee's case, generalised)."""
+    x, y = torch.tensor([[1.0, 0.0]], dtype=F64), torch.tensor([-5.0], dtype=F64)
+    WA = torch.tensor([[0.0, 1.0], [-slope * t0, (1 - (slope * t0) ** 2) ** 0.5]], dtype=F64)
+    WB = torch.tensor([[1.0, 0.0], [slope * (1 - t0), (1 - (slope * (1 - t0)) ** 2) ** 0.5]], dtype=F64)
+    a1 = torch.tensor([1.0, -1.0], dtype=F64)
+    moved = float((k * a1.abs() * (WB - WA).norm(dim=1)).sum())
+    lam = 0.865 * 0.5 * moved / (2 * (k - 1))
+    segments = (barrier.Segment("bridge", "bridge", WA, a1, WA, k * a1),
+                barrier.Segment("merge", "A", WA, k * a1, WB, k * a1),
+                barrier.Segment("bridge", "bridge", WB, k * a1, WB, a1))
+    return barrier.Path(segments, moments=(moved, 0.0)), (WA, a1), (WB, a1), x, y, lam
+
+
+@pytest.mark.parametrize(("points", "verdict"), [(2, "INCONCLUSIVE"), (17, "FAILED"), (33, "FAILED")])
+def test_a_supremum_between_samples_is_not_passed(points, verdict):
+    """The path is out of the proof's order (a bridge before A's merge), so it fails; with the order
+    forgiven, the sampling alone decides: unconverged at 2 points, the peak found at 17 and 33."""
+    path, A, B, x, y, lam = _switching_merge()
+    report = barrier.audit(path, x, y, A=A, B=B, loss="huber", lam=lam, points_per_segment=points)
+    assert not report.ordered and report.verdict == "FAILED"
+    forgiven = dataclasses.replace(report, ordered=True)
+    assert forgiven.verdict == verdict and not forgiven.holds
+    assert forgiven.converged == (verdict == "FAILED")
+    fine = barrier.profile(path, x, y, loss="huber", lam=lam, points_per_segment=2001).barriers()["max"]
+    assert fine > report.certificate
+
+
+def test_an_unconverged_supremum_is_inconclusive():
+    A, B, x, y = _pair(seed=31)
+    report = _audit(barrier.constructive_path(A, B, x), A, B, x, y)
+    assert report.holds and report.converged
+    for rise in (0.02, 0.5):
+        loose = dataclasses.replace(report, coarse_peak=report.peak - rise * report.certificate)
+        assert not loose.converged and loose.verdict == "INCONCLUSIVE" and not loose.holds
+    assert dataclasses.replace(report, coarse_peak=report.peak - 0.005 * report.certificate).holds
+
+
+@pytest.mark.parametrize("loss", ["huber", "bce"])
+def test_the_constructive_paths_converge(loss):
+    A, B, x, y = _pair(n=3, m=14, seed=23)
+    if loss == "bce":
+        y = (y > y.median()).to(F64)
+    report = _audit(barrier.constructive_path(A, B, x), A, B, x, y, loss)
+    assert report.converged and report.holds, report.sampling_rise
+
+
+# ---- finding 4: the loss is verified at the data's own targets -------------------------------------------
+
+def _steep(p, y):  # slope 5 away from the integer targets
+    return nn.functional.huber_loss(p, y.expand_as(p), reduction="none", delta=0.5) * (1 + 9 * torch.sin(math.pi * y) ** 2)
+
+
+def _bumpy(p, y):  # a concave bump near p = 0 away from the integer targets
+    h = nn.functional.huber_loss(p, y.expand_as(p), reduction="none", delta=0.5)
+    return h + 0.2 * torch.sin(math.pi * y) ** 2 * torch.exp(-4 * p**2)
+
+
+@pytest.mark.parametrize("function", [_steep, _bumpy])
+@pytest.mark.parametrize("target", [0.5, 0.25, -3.7])
+def test_a_bad_loss_between_the_probed_targets_is_caught_at_the_datas_targets(function, target, monkeypatch):
+    monkeypatch.setitem(losses.LOSSES, "odd", losses.Loss("odd", 0.5, function))
+    A, B, x, _ = _pair()
+    y = torch.full((x.shape[0],), target, dtype=F64)
+    assert losses.LOSSES["odd"].outside(torch.zeros(1), y) > 0  # a target not probed is outside
+    with pytest.raises(ValueError, match="odd"):
+        _audit(barrier.constructive_path(A, B, x), A, B, x, y, "odd")
+
+
+def test_the_datas_targets_are_verified_for_a_good_loss():
+    A, B, x, y = _pair()
+    report = _audit(barrier.constructive_path(A, B, x), A, B, x, y * 3.3)
+    assert report.outside == 0.0 and report.holds
+
+
+# ---- finding 5: a zero output layer does not break the joints' tolerance ----------------------------------
+
+@pytest.mark.parametrize("zero", ["A", "B", "both"])
+def test_zero_output_weights_are_audited(zero):
+    A, B, x, y = _pair(seed=29)
+    A = (A[0], A[1] * 0) if zero in ("A", "both") else A
+    B = (B[0], B[1] * 0) if zero in ("B", "both") else B
+    report = _audit(barrier.constructive_path(A, B, x), A, B, x, y)
+    assert report.holds and report.joined
+
+
+# ---- minor: only plain modules --------------------------------------------------------------------------
+
+def _net():
+    net = nn.Sequential(nn.Linear(2, 4, bias=False), nn.ReLU(), nn.Linear(4, 1, bias=False)).double()
+    with torch.no_grad():
+        net[0].weight.mul_(0.3)
+    return net
+
+
+class _Shifted(nn.Sequential):
+    def forward(self, x):
+        return super().forward(x) + 1
+
+
+class _Double(nn.Module):
+    def forward(self, w):
+        return 2 * w
+
+
+def _hooked(kind):
+    net = _net()
+    if kind == "forward hook":
+        net[0].register_forward_hook(lambda m, i, o: 2 * o)
+    elif kind == "pre-hook":
+        net.register_forward_pre_hook(lambda m, i: (3 * i[0],))
+    elif kind == "subclass":
+        net = _Shifted(*net)
+    elif kind == "relu subclass":
+        net[1] = type("MyReLU", (nn.ReLU,), {"forward": lambda self, x: torch.relu(x) + 1})()
+    elif kind == "parametrization":
+        nn.utils.parametrize.register_parametrization(net[2], "weight", _Double())
+    return net
+
+
+@pytest.mark.parametrize("kind", ["forward hook", "pre-hook", "subclass", "relu subclass", "parametrization"])
+def test_as_network_refuses_modules_that_change_their_output(kind):
+    with pytest.raises((TypeError, ValueError), match="net A"):
+        barrier.as_network("A", _hooked(kind))
+
+
+def test_as_network_refuses_global_hooks():
+    handle = nn.modules.module.register_module_forward_hook(lambda m, i, o: o)
+    try:
+        with pytest.raises(ValueError, match="global"):
+            barrier.as_network("A", _net())
+    finally:
+        handle.remove()
+    W, a = barrier.as_network("A", _net())
+    assert W.shape == (4, 2) and a.shape == (4,)
