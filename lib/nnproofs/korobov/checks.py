@@ -74,7 +74,7 @@ def check_bit_extraction(bits: Sequence[int], *, storage: torch.dtype = torch.fl
 
 
 NORMS = ERROR_NORMS  # L2, Linf, H1 (nnproofs.measure.interpolation_error)
-SAMPLES = 20000  # Monte Carlo points for L2 / H1 and the sample maximum for Linf
+SAMPLES = 20000  # Monte Carlo points for L2 / H1 and the starts of the refined maximum for Linf
 RATIO_WINDOW = 3  # the claim's ratio is the smallest over the last three levels (a single jump cannot carry it)
 RATIO_MARGIN = 0.1  # relative to the expected ratio: Monte Carlo noise and the sample maximum
 INTERPOLATION_RTOL = 1e-12
@@ -142,7 +142,9 @@ def check_sparse_grid_levels(f: Callable[[torch.Tensor], torch.Tensor], *, d: in
     For the degree-:math:`p` basis (:math:`p = 1`: hats, :math:`m = 2`) and :math:`f \\in X^{p+1}`,
     Bungartz and Griebel give :math:`\\|f - I_n f\\|_{L_2} \\le C 2^{-(p+1)n} n^{d-1}` and
     :math:`|f - I_n f|_{H^1} \\le C 2^{-pn}`. The errors are measured at every level of
-    ``levels`` on ``samples`` uniform random points (``seed``; :func:`interpolation_error`),
+    ``levels`` on ``samples`` uniform random points (``seed``; :func:`interpolation_error`; :math:`L_\\infty`:
+    the largest errors refined by a pattern search, ``_refined_sup``, from half the sample and from all of it,
+    INCONCLUSIVE unless the two agree to 1%, rule 11),
     and ``measured`` is the smallest, over the last three levels, of the ratio per level
     :math:`(e_{n'}/e_n)^{1/(n - n')}` between successive measured levels :math:`n' < n` (not their mean,
     which a single jump can carry: a kink near a dyadic node alternates ratios 2 and 4, then jumps by 65
@@ -185,7 +187,8 @@ def check_sparse_grid_levels(f: Callable[[torch.Tensor], torch.Tensor], *, d: in
     fails for a mis-scaled basis or a wrong hierarchisation; every error lies above float64
     round-off (a target that the basis reproduces exactly has no rate to measure, such as the hat
     product :math:`\\prod_j(1 - |2x_j - 1|)` or :math:`f = 0`); the class readings above. ``build`` replaces
-    :func:`nnproofs.korobov.sparsegrid.sparse_grid_interpolant` (negative controls). Budget: ``samples`` × 64
+    :func:`nnproofs.korobov.sparsegrid.sparse_grid_interpolant` (negative controls); its data are evaluated
+    through the plain hat basis, never its methods. Budget: ``samples`` × 64
     (d + 1) bytes within ``budget.memory()``, the grids' ``MAX_POINTS``, and the readings' budget in ``d``.
     """
     d = require_reading(f, d)
