@@ -88,3 +88,23 @@ def test_a_change_of_prose_updates_the_twin_without_execution(monkeypatch):
     next(c for c in source.cells if c.cell_type == "code").source += "\nx = 1"
     with pytest.raises(ValueError, match="code cells changed"):
         notebook_twins.with_prose_of(chapter)
+
+
+@pytest.mark.parametrize("chapter", chapters(), ids=lambda p: p.stem)
+def test_the_first_code_cell_says_what_to_do_without_nnproofs(chapter):
+    """A notebook downloaded without the library stops at its first cell with the way to install it."""
+    import os
+    import subprocess
+    import sys
+
+    code = [cell for cell in convert(chapter).cells if cell.cell_type == "code"]
+    if not code:
+        pytest.skip("no code on this page")
+    guard = code[0]
+    assert "remove-cell" in guard.metadata.get("tags", [])  # the page has its "Run this page" box instead
+    # Without site-packages (-S) nnproofs cannot be imported: the cell must exit with the instructions.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run([sys.executable, "-S", "-c", guard.source], capture_output=True, text=True, check=False,
+                          env=env)
+    assert done.returncode == 1 and "ModuleNotFoundError" not in done.stderr
+    assert "make lab" in done.stderr and "%pip install -e" in done.stderr
