@@ -396,17 +396,17 @@ def _sequential(maps, activation: str) -> nn.Sequential:
     return net
 
 
-def critical_points(K: int, *, offsets: bool = True) -> np.ndarray:
+def critical_points(K: int, *, offsets: bool | tuple = True) -> np.ndarray:
     """The 1-D points where the construction is most fragile, sorted, in ``[0, 1]``.
 
     Every breakpoint of both grids (``m h`` and ``m h + h/2``) and every bump edge (``m h ± h/8``),
-    each with the offsets ``±{0, ¼, ½, 1, 2, 3} × h/32`` (multiples of a step's half-band), or only the
-    centres themselves with ``offsets=False``.
+    each with the offsets ``±{0, ¼, ½, 1, 2, 3} × h/32`` (multiples of a step's half-band), with the
+    offsets given as a tuple of such multiples, or only the centres themselves with ``offsets=False``.
     """
     h = 1.0 / positive_int("K", K) ** 2
     m = np.arange(K**2 + 1)
     centres = np.concatenate([m * h, m * h + h / 2, m * h + BUMP * h, m * h - BUMP * h])
-    offsets = np.array(sorted({sign * o * BAND * h for o in (CRITICAL_OFFSETS if offsets else (0.0,))
+    offsets = np.array(sorted({sign * o * BAND * h for o in (offsets if isinstance(offsets, tuple) else CRITICAL_OFFSETS if offsets else (0.0,))
                                for sign in (-1, 1)}))
     points = (centres[:, None] + offsets[None, :]).reshape(-1)
     return np.unique(points[(points >= 0.0) & (points <= 1.0)])
