@@ -25,6 +25,8 @@ GPU_OUT    ?= gpu-results
 # A smoke run of the same script (CI on the CPU): only these claims, and the barrier benchmark with --smoke.
 GPU_CLAIMS ?=
 GPU_BENCH_ARGS ?=
+# Extra pytest arguments for make test / test-sweeps (e.g. PYTEST_ARGS="-k smooth").
+PYTEST_ARGS ?=
 
 .PHONY: install book test test-portable test-sweeps notebooks lab gpu-check benchmarks clean
 
@@ -46,11 +48,11 @@ book: $(STAMP)
 
 ## test: library tests, notebook sync test, and strict nbval over every committed notebook (seed sweeps apart)
 test: $(STAMP)
-	$(CI_ENV) $(TEST_LEDGER) $(BIN)/python -m pytest -n 2 --dist loadscope --durations=10 -m "not slow" $(NBVAL) tests notebooks
+	$(CI_ENV) $(TEST_LEDGER) $(BIN)/python -m pytest -n 2 --dist loadscope --durations=10 -m "not slow" $(NBVAL) $(PYTEST_ARGS) tests notebooks
 
 ## test-sweeps: the seed sweeps of every trajectory-dependent assertion (about ten minutes on two cores)
 test-sweeps: $(STAMP)
-	$(CI_ENV) $(TEST_LEDGER) $(BIN)/python -m pytest -n 2 --dist load --durations=20 -m slow tests
+	$(CI_ENV) $(TEST_LEDGER) $(BIN)/python -m pytest -n 2 --dist load --durations=20 -m slow $(PYTEST_ARGS) tests
 
 ## test-portable: strict nbval over the committed notebooks again, on the alternate CPU path
 test-portable: $(STAMP)

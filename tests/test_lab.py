@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -28,42 +27,58 @@ pytestmark = pytest.mark.skipif(shutil.which("jupyter-lab", path=str(JUPYTER.par
                                 reason="JupyterLab is not installed (requirements.txt pins it)")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+# Generous limits: they only stop a test that can no longer succeed (a server or kernel that died); a loaded
+# machine (both cores busy) must never reach them.
+STARTUP_LIMIT = 600.0  # seconds for the server to announce itself
+REQUEST_LIMIT = 300.0  # seconds for one REST request
 
 
 @pytest.fixture(scope="module")
-def lab():
-    """A JupyterLab server on the repository, as `make lab` starts it; yields its base URL."""
-    port = _free_port()
+def lab(tmp_path_factory):
+    """A JupyterLab server on the repository, as `make lab` starts it; yields its base URL.
+
+    The operating system picks a free port (``--ServerApp.port=0``): no port is chosen here and then found
+    taken. The server announces its address in ``jpserver-<pid>.json`` in its own runtime folder, and the
+    test waits for that file and for ``/api/status``, as long as the process lives.
+    """
+    runtime = tmp_path_factory.mktemp("lab-runtime")
     command = [str(JUPYTER), "lab", f"--ServerApp.root_dir={ROOT}", "--no-browser", "--allow-root",
-               f"--ServerApp.port={port}", "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={TOKEN}"]
-    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(ROOT / "_build" / "lab-runtime")}
-    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    url = f"http://127.0.0.1:{port}"
+               "--ServerApp.port=0", "--ServerApp.port_retries=0", "--ServerApp.ip=127.0.0.1",
+               f"--IdentityProvider.token={TOKEN}"]
+    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(runtime)}
+    log = (runtime / "server.log").open("w")
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
+    info = runtime / f"jpserver-{server.pid}.json"
     try:
-        for _ in range(120):
-            try:
-                _get(url, "/api/status")
-                break
-            except OSError:
-                if server.poll() is not None:
-                    raise AssertionError(f"jupyter lab exited: {server.stdout.read()}") from None
-                time.sleep(0.5)
-        else:
-            raise AssertionError("jupyter lab did not answer within 60 s")
+        deadline = time.monotonic() + STARTUP_LIMIT
+        while True:
+            if server.poll() is not None:
+                raise AssertionError(f"jupyter lab exited: {(runtime / 'server.log').read_text()}")
+            if info.exists():
+                try:
+                    url = f"http://127.0.0.1:{json.loads(info.read_text())['port']}"
+                    _get(url, "/api/status")
+                    break
+                except (OSError, ValueError, KeyError):  # the file half written, or the server not yet serving
+                    pass
+            if time.monotonic() > deadline:
+                raise AssertionError(f"jupyter lab did not announce itself within {STARTUP_LIMIT:.0f} s")
+            time.sleep(0.2)
         yield url
     finally:
         server.terminate()
-        server.wait(timeout=30)
+        try:
+            server.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        log.close()
 
 
 def _get(url: str, path: str, method: str = "GET", body: dict | None = None) -> dict:
     request = urllib.request.Request(f"{url}{path}", method=method, data=None if body is None else json.dumps(body).encode(),
                                      headers={"Authorization": f"token {TOKEN}", "Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=30) as response:
+    with urllib.request.urlopen(request, timeout=REQUEST_LIMIT) as response:
         return json.loads(response.read() or b"{}")
 
 
@@ -100,23 +115,31 @@ def test_a_chapter_cell_executes_through_a_kernel(lab):
             "content": {"code": source, "silent": False, "store_history": True, "user_expressions": {},
                         "allow_stdin": False, "stop_on_error": True},
         }))
-        printed, status = [], None
-        while status is None:
-            message = json.loads(await connection.read_message())
+        # The reply (shell channel) and the output (iopub) travel separately, and the reply may come first:
+        # the output is complete only at the iopub `status: idle` whose parent is this request.
+        printed, status, idle = [], None, False
+        while status is None or not idle:
+            raw = await connection.read_message()
+            if raw is None:
+                raise AssertionError("the kernel's websocket closed before the request was complete")
+            message = json.loads(raw)
             if message.get("parent_header", {}).get("msg_id") != msg_id:
                 continue
-            if message["msg_type"] == "stream":
+            kind = message["msg_type"]
+            if kind == "stream":
                 printed.append(message["content"]["text"])
-            if message["msg_type"] == "execute_reply":
+            elif kind == "execute_reply":
                 status = message["content"]["status"]
+            elif kind == "status" and message["content"]["execution_state"] == "idle":
+                idle = True
         connection.close()
         return status, "".join(printed)
 
     try:
-        status, _ = IOLoop.current().run_sync(lambda: run(first), timeout=120)
+        status, _ = IOLoop.current().run_sync(lambda: run(first), timeout=REQUEST_LIMIT)
         assert status == "ok"
         status, printed = IOLoop.current().run_sync(lambda: run("import nnproofs, ipywidgets; print(ipywidgets.__version__)"),
-                                                    timeout=60)
+                                                    timeout=REQUEST_LIMIT)
         assert status == "ok" and printed.strip()
     finally:
         _get(lab, f"/api/kernels/{kernel['id']}", method="DELETE")
