@@ -37,8 +37,6 @@ from .bottleneck import (
     relu_piece_count,
 )
 from .checks import (
-    CHEBYSHEV_DEGREE,
-    CLASS_MARGIN,
     DEFAULT_DELTAS,
     END_INTERVALS,
     END_INTERVALS_K3,
@@ -48,14 +46,32 @@ from .checks import (
     OUTPUT_ROUNDING,
     ROUND_OFF_FLOOR,
     STEEPENING,
-    affine_maps,
-    chebyshev_smoothness,
     check_constant_depth_rate,
     check_gadget_rate,
     default_Ks,
-    evaluation_points,
     local_slopes,
     round_off_floor,
+    work_estimate,
+)
+from .evaluation import (
+    POINTS_PER_CELL,
+    SUP_CONVERGENCE,
+    NetworkReading,
+    SampledSup,
+    affine_maps,
+    evaluation_points,
+    network_values,
+    read_network,
+    sampled_sup,
+)
+from .smoothness import (
+    CHEBYSHEV_DEGREE,
+    CLASS_MARGIN,
+    ClassReading,
+    ExponentReading,
+    chebyshev_smoothness,
+    interpolation_smoothness,
+    read_class,
 )
 from .claims import CHAPTER
 from .controls import (
@@ -86,7 +102,9 @@ from .targets import chapter_target, convex_target, holder_target, learning_targ
 __all__ = [
     "ACTIVATIONS", "CHEBYSHEV_DEGREE", "CLASS_MARGIN", "CHAPTER", "DEFAULT_DELTAS", "END_INTERVALS", "END_INTERVALS_K3", "END_SLOPE_TOL", "EXACT_IDENTITY", "FLOOR_MARGIN",
     "FORWARD_CONTROL_BASE", "GADGET_SLOPE_TOL", "LEARNING_NULL_SHARE", "LEARNING_SLOPE", "MAX_D", "MAX_K",
-    "OUTPUT_ROUNDING", "OUT_OF_CLASS_EXPONENT", "RETRAINS", "ROUND_OFF_FLOOR", "STALLED", "STEEPENING", "affine_maps",
+    "OUTPUT_ROUNDING", "OUT_OF_CLASS_EXPONENT", "POINTS_PER_CELL", "SUP_CONVERGENCE", "NetworkReading", "SampledSup",
+    "ClassReading", "ExponentReading", "interpolation_smoothness", "read_class", "read_network", "network_values",
+    "sampled_sup", "work_estimate", "RETRAINS", "ROUND_OFF_FLOOR", "STALLED", "STEEPENING", "affine_maps",
     "base_point", "chapter_target", "check_constant_depth_rate", "check_curvature", "check_gadget_rate",
     "check_learning_curve", "chebyshev_smoothness", "check_relu_bottleneck", "constant_depth_network", "convex_target", "critical_points",
     "default_Ks", "default_bottleneck_widths", "derivative", "evaluation_points", "exact_derivative",

@@ -17,13 +17,16 @@ import torch
 from torch import nn
 
 from .. import device as book_device
-from ..measure import nondyadic_grid, sup_error
+from .. import budget
+from ..measure import sup_error
 from ..rates import RateCheck, fit_loglog, rate_check
 from ..validate import as_finite_array, positive_int
 from . import gadgets as sg
+from .evaluation import SUP_CONVERGENCE, declared, default_density, evaluation_points, point_count, read_network, sampled_sup
 from .gadgets import product_gadget, square_gadget
-from .inputs import cells, degree, device_of, dimension, finite_values, sizes, target
-from .network import constant_depth_network, critical_points
+from .inputs import degree, device_of, dimension, sizes, target
+from .network import constant_depth_network
+from .smoothness import CLASS_MARGIN, read_class
 
 EPS = sg.EPS
 GADGET_SLOPE_TOL = 0.1  # the gadget's error is c δ² (1 + O(δ²)): slope 2 up to ~0.01 for δ <= 0.1; 0.1 leaves room
@@ -45,11 +48,6 @@ FLOOR_MARGIN = 10.0  # an interval is read when its larger-K error is >= 10 x th
 STEEPENING = 0.05  # local slopes that steepen by more than this at every step of the end are pre-asymptotic: once
 #                    asymptotic, neighbouring in-class local slopes differ by <= 0.03 (measured, tests/test_smooth.py)
 DEFAULT_DELTAS = (1e-1, 3e-2, 1e-2, 3e-3, 1e-3)
-CHEBYSHEV_DEGREE = 1024  # degree of the Chebyshev interpolant on [0, 1] from which chebyshev_smoothness reads f
-CLASS_MARGIN = 0.15  # f is in the class when its estimated Hölder exponent is >= k + 1 - 0.15: the estimate lies
-#                      0.02-0.07 below the true exponent of |x - a|^α (α = 0.7 ... 4.3, nine centres, also under a
-#                      large smooth part or offset), so C^{k+1} (and W^{k+1,∞}, e.g. |x - a|³(x - a) at k = 3: 3.96)
-#                      passes and a target 0.3 short fails with 0.15 to spare
 
 
 def check_gadget_rate(activation: str, deltas: Sequence[float] = DEFAULT_DELTAS, *, base: float | None = None,
@@ -136,47 +134,6 @@ def check_gadget_rate(activation: str, deltas: Sequence[float] = DEFAULT_DELTAS,
     )
 
 
-def evaluation_points(K: int, d: int, *, grid_size: int | None = None, device=None) -> torch.Tensor:
-    """Where :func:`check_constant_depth_rate` measures: an ``(n, d)`` float64 tensor in ``[0, 1]^d``.
-
-    ``d = 1``: ``grid_size`` non-dyadic points (default ``2^13``, ``2^15`` at full scale) and every
-    critical point of :func:`nnproofs.smooth.network.critical_points` (breakpoints of both grids, bump
-    edges, each with offsets up to three half-bands). ``d = 2``: a ``grid_size²`` non-dyadic grid (default
-    64, 128 at full scale); on each axis, the critical points crossed with 8 (full: 16) non-dyadic
-    values of the other coordinate; and every pair of critical centres (breakpoints and bump edges of both
-    grids), where bands of the two axes cross.
-    """
-    K, d = cells("K", K), dimension(d)
-    device = device_of(device)
-    critical = torch.tensor(critical_points(K), dtype=torch.float64, device=device)
-    if d == 1:
-        n = positive_int("grid_size", grid_size) if grid_size is not None else book_device.sizes(ci=1 << 13, full=1 << 15)
-        return torch.cat([nondyadic_grid(n, device=device), critical[:, None]])
-    n = positive_int("grid_size", grid_size) if grid_size is not None else book_device.sizes(ci=64, full=128)
-    line = nondyadic_grid(n, device=device)[:, 0]
-    dense = torch.stack(torch.meshgrid(line, line, indexing="ij"), -1).reshape(-1, 2)
-    other = nondyadic_grid(book_device.sizes(ci=8, full=16), device=device)[:, 0]
-    across = torch.stack(torch.meshgrid(critical, other, indexing="ij"), -1).reshape(-1, 2)
-    centres = torch.tensor(critical_points(K, offsets=False), dtype=torch.float64, device=device)
-    corners = torch.stack(torch.meshgrid(centres, centres, indexing="ij"), -1).reshape(-1, 2)
-    return torch.cat([dense, across, across.flip(1), corners])
-
-
-def _network_error(net: nn.Module, f: Callable, x: torch.Tensor) -> tuple[float, float]:
-    """Sup and RMS of ``net - f`` at ``x``, evaluating ``net`` in its own dtype, errors in float64."""
-    dtype = next(net.parameters()).dtype
-    with torch.no_grad():
-        finite_values("f", f(x))  # name f when the target, not the network, is not finite
-        outputs = net(x[:2].to(dtype)).shape
-    if outputs != (2, 1):
-        raise ValueError(f"build must return a network with one output per point, shape (n, 1); on (2, {x.shape[1]})"
-                         f" points it returned {tuple(outputs)}")
-    sup = sup_error(lambda t: net(t.to(dtype)).to(torch.float64), f, x)
-    with torch.no_grad():
-        rms = float(torch.sqrt(((net(x.to(dtype)).to(torch.float64).reshape(-1) - f(x).reshape(-1)) ** 2).mean()))
-    return sup, rms
-
-
 def round_off_floor(activation: str, f: Callable, x: torch.Tensor) -> float:
     """The float64 floor of the construction for ``f`` on the points ``x``:
     ``η = ROUND_OFF_FLOOR[σ] · (max f - min f)/2 + OUTPUT_ROUNDING · ε · max|f|``.
@@ -201,40 +158,6 @@ def local_slopes(Ks: Sequence[int], errors: Sequence[float]) -> list[float]:
     return (np.diff(np.log(e)) / np.diff(np.log(K))).tolist()
 
 
-# The leaves whose depth the check can count: affine maps, the activations (ReLU for the control that swaps it in)
-# and the identity. Any other leaf could hide layers (an affine map of its own) or compute f outright.
-ACTIVATION_MODULES = (nn.GELU, nn.SiLU, nn.Softplus, nn.Tanh, nn.Sigmoid, nn.ReLU, nn.Identity)
-
-
-def affine_maps(net: nn.Module, *, name: str = "build") -> list[nn.Linear]:
-    """The ``nn.Linear`` maps of ``net`` in order, nested ``nn.Sequential`` flattened: the depth that the check
-    counts. Every other entry must be one of :data:`ACTIVATION_MODULES`; any other module (with submodules, a
-    leaf such as a hand-written affine layer or a module that returns ``f``, or a subclass of ``nn.Linear`` or of
-    an activation, whose ``forward`` may run further layers) is refused: its depth cannot be read."""
-    if type(net) is not nn.Sequential:
-        raise TypeError(f"{name} must return an nn.Sequential (its affine maps are counted; not a subclass, whose"
-                        f" forward could run another network), got {type(net).__name__}")
-    hooked = [type(m).__name__ for m in net.modules() if m._forward_hooks or m._forward_pre_hooks]
-    if hooked:
-        raise TypeError(f"{name} returned modules with forward hooks ({', '.join(hooked)}): a hook can change what is"
-                        " computed without changing what is counted")
-    maps = []
-    for i, module in enumerate(net):
-        if type(module) is nn.Sequential:
-            maps += affine_maps(module, name=name)
-        elif next(module.children(), None) is not None:
-            raise TypeError(f"{name} returned a Sequential whose entry {i} is a {type(module).__name__} with submodules;"
-                            " use (nested) nn.Sequential of Linear and activation modules, whose depth can be counted")
-        elif type(module) is nn.Linear:
-            maps.append(module)
-        elif type(module) not in ACTIVATION_MODULES:  # exact types: a subclass may hide layers in its forward
-            allowed = ", ".join(m.__name__ for m in (nn.Linear,) + ACTIVATION_MODULES)
-            raise TypeError(f"{name} returned a Sequential whose entry {i} is a {type(module).__name__}; its depth"
-                            f" cannot be counted: use (nested) nn.Sequential of {allowed} (exactly these classes,"
-                            " not subclasses, whose forward could hide further layers)")
-    return maps
-
-
 def _polynomial_degree_at_most(Ks: Sequence[int], counts: Sequence[int], degree: int) -> bool:
     """Whether the integers ``counts`` at the sizes ``Ks`` lie on a polynomial of degree ``<= degree``:
     the divided differences of order ``degree + 1`` vanish, computed exactly in rationals."""
@@ -248,7 +171,7 @@ def _polynomial_degree_at_most(Ks: Sequence[int], counts: Sequence[int], degree:
 
 def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activation: str = "gelu", d: int = 1,
                               build: Callable[..., nn.Module] = constant_depth_network,
-                              grid_size: int | None = None, device=None) -> RateCheck:
+                              points_per_cell: int | None = None, device=None) -> RateCheck:
     """Check Theorem ``thm-constant-depth`` on ``f``: ``sup |f - f̂_K| = O(K^{-2(k+1)})`` at constant depth.
 
     For every ``K`` in ``Ks``, ``build(f, k=k, K=K, activation=activation, d=d, device=device)`` (an
@@ -309,47 +232,59 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
     Ks = sizes("Ks", Ks, 2)
     if not callable(build):
         raise TypeError(f"build must be a callable (f, *, k, K, activation, d, device) -> nn.Sequential, got {type(build).__name__}")
+    p = default_density(d) if points_per_cell is None else positive_int("points_per_cell", points_per_cell)
+    budget.refuse_beyond("Ks", Ks, cost=work_estimate(Ks, k=k, d=d, points_per_cell=p), limit=budget.work(),
+                         unit="multiply-adds")
     device = device_of(device)
     f = target(f, d, device)
-    sups, rmss, params, depths, biggest, floors = [], [], [], [], [], []
+    sups, rmss, params, depths, biggest, floors, changes, read_as = [], [], [], [], [], [], [], set()
     for K in Ks:
-        net = _built(build, f, k=k, K=K, activation=name, d=d, device=device)
-        depths.append(len(affine_maps(net)))
-        x = evaluation_points(K, d, grid_size=grid_size, device=device)
-        sup, rms = _network_error(net, f, x)
-        sups.append(sup)
-        rmss.append(rms)
-        floors.append(round_off_floor(name, f, x))
-        params.append(sum(p.numel() for p in net.parameters()))
-        biggest.append(max(float(p.detach().abs().max()) for p in net.parameters()))
+        reading = read_network(build(f, k=k, K=K, activation=name, d=d, device=device))
+        depths.append(len(reading.maps))
+        read_as.update(reading.activations)
+        sampled = sampled_sup(reading, f, K, d, p=p, device=device)
+        sups.append(max(sampled.sup, sampled.doubled))
+        changes.append(sampled.change)
+        rmss.append(sampled.rms)
+        floors.append(round_off_floor(name, f, evaluation_points(K, d, p=p, device=device)))
+        params.append(reading.parameters)
+        biggest.append(max(float(w.abs().max()) for w, _ in reading.maps))
     counted, counted_depths = dict(zip(Ks, params)), list(depths)
     while len(counted) < 2 * d + 3:  # parameters only: two divided differences of order 2d + 1 must vanish
         K = max(counted) + 1
-        net = _built(build, f, k=k, K=K, activation=name, d=d, device=device)
-        counted_depths.append(len(affine_maps(net)))
-        counted[K] = sum(p.numel() for p in net.parameters())
-        del net
+        reading = read_network(build(f, k=k, K=K, activation=name, d=d, device=device))
+        counted_depths.append(len(reading.maps))
+        read_as.update(reading.activations)
+        counted[K] = reading.parameters
     floor = max(floors)
     order = np.argsort(Ks)
     sorted_K = [Ks[i] for i in order]
     sorted_e = [sups[i] for i in order]
     slopes = local_slopes(Ks, sups)
     expected = -2.0 * (k + 1)
-    smoothness = chebyshev_smoothness(f, device) if d == 1 else None
-    in_class = smoothness is not None and smoothness >= k + 1 - CLASS_MARGIN
+    kind = read_class(f, k=k, d=d, device=device)
     verdict = _end_verdict(sorted_K, sorted_e, slopes, floor, expected, END_INTERVALS_K3 if k == 3 else END_INTERVALS,
-                           in_class)
+                           kind.in_class is True)
+    change = {K: changes[i] for i, K in enumerate(Ks)}
+    unsettled = sorted({K for i in verdict["end"] for K in sorted_K[i:i + 2] if change[K] >= SUP_CONVERGENCE})
+    inconclusive = verdict["inconclusive"] or kind.why
+    if not inconclusive and unsettled:
+        inconclusive = (f"the sampled sup has not converged: doubling the points per cell and across the bands changed"
+                        f" it by {max(change[K] for K in unsettled):.1%} at K = {unsettled} (>= {SUP_CONVERGENCE:.0%});"
+                        " pass a larger points_per_cell")
     count_K = sorted(counted)
     n_fit = fit_loglog(count_K, [counted[K] for K in count_K])
+    where = "[0, 1]" if d == 1 else f"{len(kind.readings) // 2} lines of [0, 1]²"
     requirements = {
+        f"every activation is the declared σ = {name} (read: {', '.join(sorted(read_as)) or 'none'})":
+            read_as <= {declared(name)},
         "the same number of affine maps for every K (constant depth)": len(set(counted_depths)) == 1,
         f"N is a polynomial of degree <= {2 * d} in K (exact divided differences at K = {count_K})":
             _polynomial_degree_at_most(count_K, [counted[K] for K in count_K], 2 * d),
         f"fitted slope of log N against log K <= {2 * d} (N = O(K^{2 * d}))": n_fit.slope <= 2 * d + 1e-12,
+        f"f in C^{k + 1}: every Hölder exponent read on {where} (Chebyshev, interpolation) >= "
+        f"{k + 1 - CLASS_MARGIN:g}": kind.in_class is not False,
     }
-    if d == 1:
-        requirements[f"f in C^{k + 1}: Hölder exponent of f from its Chebyshev coefficients >= {k + 1 - CLASS_MARGIN:g}"] \
-            = in_class
     n_slope = float(np.polyfit(np.log(np.array(params, dtype=float)), np.log(np.maximum(sups, 1e-300)), 1)[0])
     return rate_check(
         f"constant depth, {name}, k = {k}, d = {d}: sup|f − f̂_K| = O(K^(−2(k+1)))",
@@ -361,68 +296,30 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
         measured=verdict["measured"],
         quantity=verdict["quantity"],
         requirements=requirements,
-        inconclusive=verdict["inconclusive"] if all(requirements.values()) else "",  # exact requirements decide
+        inconclusive=inconclusive if all(requirements.values()) else "",  # exact requirements decide
         notes={"local slopes": slopes, "intervals read (K)": [(sorted_K[i], sorted_K[i + 1]) for i in verdict["end"]],
                "round-off floor η": floor, "affine maps": depths, "parameters N": params,
                "N counted at K": count_K, "slope of log N against log K": n_fit.slope, "max |weight|": biggest,
                "RMS error": rmss, "slope against N": n_slope, "predicted slope against N": -(k + 1) / d,
-               "Hölder exponent of f (Chebyshev estimate)": smoothness},
+               "points per cell": p, "sup change on doubling": changes,
+               "Hölder exponent of f (least read)": kind.exponent,
+               "class reading": {key: r.exponent if r.read else r.why for key, r in kind.readings.items()}},
     )
 
 
-def _built(build: Callable, f: Callable, **kw) -> nn.Sequential:
-    net = build(f, **kw)
-    if not isinstance(net, nn.Sequential):
-        raise TypeError(f"build must return an nn.Sequential (its affine maps are counted), got {type(net).__name__}"
-                        f" for K = {kw['K']}")
-    if next(net.parameters(), None) is None:
-        raise ValueError(f"build returned an nn.Sequential without parameters for K = {kw['K']}; it must hold the"
-                         " construction's nn.Linear maps (their parameters are counted and set the dtype)")
-    return net
+# N <= c[d][k] (K + 2)^(2d): the largest ratio N / (K + 2)^(2d) measured (K = 2..32 in d = 1, 2..5 in d = 2), +10%;
+# in d = 1 at k = 0 the ratio still grows slowly (247 at K = 32), so c = 300 there
+PARAMETER_BOUND = {1: (300, 380, 610, 940), 2: (390, 940, 2100, 4330)}
 
 
-def chebyshev_smoothness(f: Callable, device=None) -> float:
-    """The Hölder exponent ``α̂`` of ``f`` on ``[0, 1]`` read from its Chebyshev coefficients (numpy's interpolant
-    of degree ``N`` = :data:`CHEBYSHEV_DEGREE`): a singularity ``|x - a|^α`` makes them decay like ``n^{-α-1}``,
-    so ``α̂ = -1 - s`` for the least-squares slope ``s`` of ``log e_n`` against ``log n``, where
-    ``e_n = max_{m >= n} |c_m|`` is their decreasing envelope, over ``N/16 <= n <= N/2`` where ``e_n`` lies above
-    ten times round-off (``1000 ε`` times the half-oscillation ``(max f - min f)/2`` at the nodes, from which the
-    mid-range is subtracted first, or times ``max |f| / 10`` where that is larger: a moderate offset ``f + c``
-    leaves ``α̂`` unchanged, a large one (``10^4 + |x - a|^{3.7}``) hides a singular part below about
-    ``10^-8 max |f|``). ``inf`` when fewer than half of those ``n`` do, or ``f`` is constant: the coefficients reach
-    round-off (geometric decay of an analytic ``f`` such as the chapter's; ``1/(1.01 - x)`` decays geometrically but slowly
-    and reads as a large finite ``α̂``). Limit: the window starts at degree ``N/16 = 64``, so a smooth part that
-    needs more degrees to be resolved hides what lies under it, both ways: ``sin 100πx`` reads 6.25, ``sin 150πx``
-    2.76 (out of the class at ``k >= 2``, where the construction at the chapter's sizes, 1.7 cells per period at
-    ``K = 16``, is far from its rate anyway), and ``sin 40πx + |x - 0.37|^2.7`` reads 6.41 (its singularity missed;
-    the rate check alone then decides). A wider window would call ``|x - a|^3.7``, whose coefficients reach round-off
-    by degree 300, analytic. A singularity at an end of ``[0, 1]``, where the Chebyshev nodes cluster, reads
-    about twice its exponent (``x^{1.7}``: 3.40), so there the rate alone decides (``x^{1.7}`` and ``x^{2.7}`` fail it;
-    ``x^{1.85}``, 0.15 short, passes it at ``k = 1``). ``f`` maps an ``(n, 1)``
-    float64 tensor to ``(n,)``; ``d = 1`` only."""
-    f = target(f, 1, device_of(device))
-
-    def values(t: np.ndarray) -> np.ndarray:
-        x = torch.as_tensor(t, dtype=torch.float64, device=device_of(device))[:, None]
-        return f(x).detach().cpu().numpy()
-
-    t = np.polynomial.chebyshev.chebpts1(CHEBYSHEV_DEGREE + 1)
-    y = values((t + 1) / 2)
-    if not np.isfinite(y).all():
-        x = (t[~np.isfinite(y)][0] + 1) / 2
-        raise ValueError(f"f returned a non-finite value at x = {x:.6g}; the target must be finite on [0, 1]")
-    half = (y.max() - y.min()) / 2
-    if half == 0:
-        return math.inf
-    c = np.abs(np.polynomial.chebyshev.chebvander(t, CHEBYSHEV_DEGREE).T @ (y - y.min() - half)) * 2 / t.size
-    envelope = np.maximum.accumulate(c[::-1])[::-1]
-    n = np.unique(np.geomspace(CHEBYSHEV_DEGREE // 16, CHEBYSHEV_DEGREE // 2, 24).astype(int))
-    # ten times round-off: 1000 ε of the half-oscillation, or of max|f| / 10 where an offset dominates (each value
-    # rounds to ε max|f|, a coefficient sums N + 1 of them: about 30 ε max|f|)
-    above = envelope[n] > 1e4 * EPS * max(half, np.abs(y).max() / 10)
-    if above.sum() < len(n) / 2:
-        return math.inf
-    return float(-1 - np.polyfit(np.log(n[above]), np.log(envelope[n][above]), 1)[0])
+def work_estimate(Ks: Sequence[int], *, k: int, d: int, points_per_cell: int) -> float:
+    """Multiply-adds of :func:`check_constant_depth_rate` from the sizes alone (Python numbers, before anything is
+    built): for every ``K``, the points at densities ``p`` and ``2p`` (:func:`nnproofs.smooth.evaluation.point_count`)
+    times the bound ``N <= c (K + 2)^{2d}`` of :data:`PARAMETER_BOUND`."""
+    c = PARAMETER_BOUND[d][k]
+    return float(sum(
+        (point_count(K, d, points_per_cell) + point_count(K, d, 2 * points_per_cell)) * c * (K + 2) ** (2 * d)
+        for K in Ks))
 
 
 def _end_verdict(Ks: list[int], errors: list[float], slopes: list[float], floor: float, expected: float,
@@ -437,8 +334,7 @@ def _end_verdict(Ks: list[int], errors: list[float], slopes: list[float], floor:
                 "inconclusive": f"no size above the floor: every error lies within {above} (η = {floor:.2g}), so no"
                                 " interval of K can be read; the bound holds at the floor, the rate is not measured"}
     quantity = f"largest local slope against K over the last {intervals} intervals above {above}"
-    # two sizes give one interval: read it if it is above the floor; k = 3 always needs its three (see END_INTERVALS_K3)
-    needed = min(intervals, len(slopes)) if intervals == END_INTERVALS else intervals
+    needed = intervals  # a single interval never decides a PASS (rule 13); k = 3 needs its three (END_INTERVALS_K3)
     if len(read) < needed:
         measured = max(slopes[i] for i in read) if read else slopes[0]
         # every slope read no steeper than -2k + tol: worse than a construction one degree short, whatever K adds

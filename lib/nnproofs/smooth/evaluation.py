@@ -24,10 +24,12 @@ from .. import device as book_device
 from ..validate import positive_int
 from . import gadgets as sg
 from .inputs import cells, device_of, dimension, finite_values
-from .network import critical_points
+from .network import BAND, critical_points
 
 SUP_CONVERGENCE = 0.01  # doubling the sampling must change the measured sup by less than 1% (rule 11)
 POINTS_PER_CELL = {1: 8, 2: 1}  # p: sample points per axis in every fine cell (doubled for the convergence test)
+CANDIDATES = {1: 16, 2: 8}  # the largest sampled errors refined locally
+REFINE = 4  # local grids of 2 REFINE + 1 points per axis at spacing h / (REFINE p)
 
 # The activation modules the check can read, with the functional form of each (the module's own settings).
 _FUNCTIONAL = {
@@ -101,6 +103,10 @@ def read_network(net: nn.Module, *, name: str = "build") -> NetworkReading:
     ``name``; so are weights that are not plain tensors of one floating dtype. Forward hooks and replaced
     ``forward`` methods are never run: :func:`network_values` evaluates the maps read here.
     """
+    hooked = [type(m).__name__ for m in net.modules() if m._forward_hooks or m._forward_pre_hooks]
+    if hooked:
+        raise TypeError(f"{name} returned modules with forward hooks ({', '.join(hooked)}): the check evaluates the"
+                        " affine maps it counts and never runs hooks; remove them")
     layers, maps, activations = [], [], []
     for module in _leaves(net, name):
         if type(module) is nn.Linear:
@@ -124,6 +130,11 @@ def read_network(net: nn.Module, *, name: str = "build") -> NetworkReading:
     return NetworkReading(tuple(maps), tuple(layers), tuple(activations))
 
 
+def affine_maps(net: nn.Module, *, name: str = "build") -> list:
+    """The affine maps ``(W_l, b_l)`` of ``net`` in order (:func:`read_network`): the depth the check counts."""
+    return list(read_network(net, name=name).maps)
+
+
 def network_values(reading: NetworkReading, x: torch.Tensor) -> torch.Tensor:
     """``A_L ∘ σ ∘ ... ∘ A_1 (x)`` from the maps read, with ``F.linear`` in the maps' dtype, as float64 ``(n,)``."""
     h = x.to(reading.dtype)
@@ -139,9 +150,9 @@ def network_values(reading: NetworkReading, x: torch.Tensor) -> torch.Tensor:
     return h[:, 0].to(torch.float64)
 
 
-def _offsets(p: int) -> tuple:
-    """Offsets across every critical point, in half-bands: ``0, ±2/p, ±4/p, ...`` up to ``±3``."""
-    return tuple(j * 2.0 / p for j in range(int(1.5 * p) + 1))
+def _offsets(p: int, d: int) -> tuple:
+    """Offsets across every critical point, in half-bands: ``0, ±s, ±2s, ...`` up to ``±3``, ``s = 2d/p``."""
+    return tuple(j * 2.0 * d / p for j in range(int(1.5 * p / d) + 1))
 
 
 def evaluation_points(K: int, d: int, *, p: int | None = None, device=None) -> torch.Tensor:
@@ -150,7 +161,8 @@ def evaluation_points(K: int, d: int, *, p: int | None = None, device=None) -> t
 
     Every one of the ``K^{2d}`` fine cells at ``p`` non-dyadic points per axis (``(c + (i + θ)/p) h``, θ the golden
     shift), and across every critical centre of :func:`nnproofs.smooth.network.critical_points` (breakpoints of both
-    grids and bump edges, where the steps are in transition) the offsets ``0, ±2/p, ±4/p, ... <= 3`` half-bands:
+    grids and bump edges, where the steps are in transition) the offsets ``0, ±s, ±2s, ... <= 3`` half-bands,
+    ``s = 2d/p``:
     ``d = 1``, these points; ``d = 2``, lines (each such coordinate crossed with ``p`` points per fine cell of the
     other one, both axes), and every pair of critical centres, where bands of the two axes cross. Doubling ``p``
     doubles the density along every axis, in the cells and across the bands.
@@ -160,7 +172,7 @@ def evaluation_points(K: int, d: int, *, p: int | None = None, device=None) -> t
     device = device_of(device)
     n = K * K * p
     line = (torch.arange(n, dtype=torch.float64, device=device) + (math.sqrt(5.0) - 1.0) / 2.0) / n
-    critical = torch.tensor(critical_points(K, offsets=_offsets(p)), dtype=torch.float64, device=device)
+    critical = torch.tensor(critical_points(K, offsets=_offsets(p, d)), dtype=torch.float64, device=device)
     if d == 1:
         return torch.cat([line, critical])[:, None]
     grid = torch.stack(torch.meshgrid(line, line, indexing="ij"), -1).reshape(-1, 2)
@@ -173,7 +185,7 @@ def evaluation_points(K: int, d: int, *, p: int | None = None, device=None) -> t
 def point_count(K: int, d: int, p: int) -> int:
     """An upper bound on how many points :func:`evaluation_points` returns, from the sizes alone (Python ints)."""
     n, centres = K * K * p, 4 * (K * K + 1)
-    critical = centres * (2 * len(_offsets(p)) - 1)
+    critical = centres * (2 * len(_offsets(p, d)) - 1)
     return n + critical if d == 1 else n * n + 2 * critical * n + centres * centres
 
 
@@ -197,24 +209,45 @@ class SampledSup:
         return self.change < SUP_CONVERGENCE
 
 
+def _errors(reading: NetworkReading, f: Callable, x: torch.Tensor, K: int, chunk: int) -> torch.Tensor:
+    out = []
+    for start in range(0, x.shape[0], chunk):
+        part = x[start:start + chunk]
+        out.append((network_values(reading, part) - finite_values("f", f(part).reshape(-1))).abs())
+    error = torch.cat(out)
+    if not bool(torch.isfinite(error).all()):
+        raise ValueError(f"the network built for K = {K} returned a non-finite value on [0, 1]^{x.shape[1]}")
+    return error
+
+
+def _around(x: torch.Tensor, step: float) -> torch.Tensor:
+    """A local grid of ``2 REFINE + 1`` points per axis at spacing ``step`` around each row of ``x``, in ``[0, 1]^d``."""
+    t = torch.arange(-REFINE, REFINE + 1, dtype=x.dtype, device=x.device) * step
+    offsets = t[:, None] if x.shape[1] == 1 else torch.stack(torch.meshgrid(t, t, indexing="ij"), -1).reshape(-1, 2)
+    return (x[:, None, :] + offsets[None, :, :]).reshape(-1, x.shape[1]).clamp(0.0, 1.0)
+
+
 def sampled_sup(reading: NetworkReading, f: Callable, K: int, d: int, *, p: int | None = None, device=None,
                 chunk: int = 1 << 14) -> SampledSup:
-    """The sup of ``|f - f̂|`` over :func:`evaluation_points` at ``p`` and at ``2p`` (rule 11), and the RMS error."""
+    """The sup of ``|f - f̂|`` at density ``p`` and at ``2p`` (rule 11), and the RMS error at ``p``.
+
+    At each density: the errors at :func:`evaluation_points`, then, around the :data:`CANDIDATES` largest, a local
+    grid of ``2·REFINE + 1`` points per axis spanning the sample's spacing on either side, once at the cells' spacing
+    ``h/density`` and once at the bands' ``2·BAND·h/density``, so that a peak narrower than the spacing is resolved.
+    """
     p = POINTS_PER_CELL[d] if p is None else p
-    sups, total, count = [], 0.0, 0
+    sups, rms, count = [], 0.0, 0
     for density in (p, 2 * p):
         x = evaluation_points(K, d, p=density, device=device)
-        worst = 0.0
-        for start in range(0, x.shape[0], chunk):
-            part = x[start:start + chunk]
-            error = (network_values(reading, part) - finite_values("f", f(part).reshape(-1))).abs()
-            if not bool(torch.isfinite(error).all()):
-                raise ValueError(f"the network built for K = {K} returned a non-finite value on [0, 1]^{d}")
-            worst = max(worst, float(error.max()))
-            if density == p:
-                total, count = total + float((error ** 2).sum()), count + part.shape[0]
-        sups.append(worst)
-    return SampledSup(sups[0], sups[1], math.sqrt(total / count), count)
+        error = _errors(reading, f, x, K, chunk)
+        if density == p:
+            rms, count = math.sqrt(float((error ** 2).mean())), x.shape[0]
+        top = x[torch.topk(error, min(CANDIDATES[d], error.numel())).indices]
+        h = 1.0 / (K * K)
+        local = [_errors(reading, f, _around(top, spacing / REFINE), K, chunk).max() for spacing in
+                 (h / density, 2 * d * BAND * h / density)]  # the sample's spacing in the cells and across the bands
+        sups.append(max(float(error.max()), *map(float, local)))
+    return SampledSup(sups[0], sups[1], rms, count)
 
 
 def declared(activation: str) -> str:

@@ -122,8 +122,8 @@ def _interpolation(g: Callable[[np.ndarray], np.ndarray], meshes: range) -> Expo
             z = _values(g, (left + _SAMPLES[None, :] / n).ravel()).reshape(m, -1)
             worst, top = max(worst, float(np.abs(y @ _LAGRANGE.T - z).max())), max(top, float(np.abs(z).max()))
         errors.append(worst)
-    errors = np.array(errors)
-    noise = 10 * EPS * top  # values round to ε max|g|; the interpolant's Lebesgue constant is about 2
+    errors = np.maximum(np.array(errors), np.finfo(np.float64).tiny)
+    noise = max(10 * EPS * top, np.finfo(np.float64).tiny)  # values round to ε max|g|; the interpolant's Lebesgue constant is about 2
     read = [i for i in range(len(errors) - 1) if errors[i + 1] >= 100 * noise]  # round-off moves slopes <= 0.03
     if not read:
         if errors.max() < 100 * noise:
@@ -134,6 +134,9 @@ def _interpolation(g: Callable[[np.ndarray], np.ndarray], meshes: range) -> Expo
         first -= 1
     window = list(range(first, end + 2))  # meshes of the contiguous run of intervals read at the end
     if len(window) < 3:
+        slope = math.log2(errors[window[0]] / errors[window[-1]])
+        if slope >= INTERPOLATION_DEGREE + 0.5:  # full order into round-off within one mesh: resolved
+            return ExponentReading(math.inf, "analytic", f"interpolation errors fall like h^{slope:.1f} into round-off")
         return ExponentReading(None, "unread", f"one interval of meshes above round-off (h = 2^-{meshes[end]})")
     logs, logh = np.log(errors[window]), np.array([meshes[i] for i in window]) * math.log(2.0)
     fits = [-np.polyfit(logh[-w - 1:], logs[-w - 1:], 1)[0] for w in END_WINDOWS if len(window) > w] or \
