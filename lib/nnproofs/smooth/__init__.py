@@ -51,18 +51,14 @@ from .checks import (
     default_Ks,
     local_slopes,
     round_off_floor,
-    work_estimate,
 )
 from .evaluation import (
     POINTS_PER_CELL,
     SUP_CONVERGENCE,
     NetworkReading,
-    SampledSup,
     affine_maps,
     evaluation_points,
-    network_values,
     read_network,
-    sampled_sup,
 )
 from .smoothness import (
     CHEBYSHEV_DEGREE,
@@ -95,16 +91,23 @@ from .gadgets import (
     step_reach,
 )
 from .inputs import MAX_D, MAX_K
-from .learning import LEARNING_NULL_SHARE, LEARNING_SLOPE, check_learning_curve, learning_curve
+from .learning import (
+    LEARNING_MIN_N,
+    LEARNING_MIN_SIZES,
+    LEARNING_NULL_SHARE,
+    LEARNING_SLOPE,
+    check_learning_curve,
+    learning_curve,
+)
 from .network import constant_depth_network, critical_points, local_polynomials
 from .targets import chapter_target, convex_target, holder_target, learning_target
 
 __all__ = [
     "ACTIVATIONS", "CHEBYSHEV_DEGREE", "CLASS_MARGIN", "CHAPTER", "DEFAULT_DELTAS", "END_INTERVALS", "END_INTERVALS_K3", "END_SLOPE_TOL", "EXACT_IDENTITY", "FLOOR_MARGIN",
     "FORWARD_CONTROL_BASE", "GADGET_SLOPE_TOL", "LEARNING_NULL_SHARE", "LEARNING_SLOPE", "MAX_D", "MAX_K",
-    "OUTPUT_ROUNDING", "OUT_OF_CLASS_EXPONENT", "POINTS_PER_CELL", "SUP_CONVERGENCE", "NetworkReading", "SampledSup",
-    "ClassReading", "ExponentReading", "interpolation_smoothness", "read_class", "read_network", "network_values",
-    "sampled_sup", "work_estimate", "RETRAINS", "ROUND_OFF_FLOOR", "STALLED", "STEEPENING", "affine_maps",
+    "OUTPUT_ROUNDING", "OUT_OF_CLASS_EXPONENT", "POINTS_PER_CELL", "SUP_CONVERGENCE", "NetworkReading",
+    "ClassReading", "ExponentReading", "interpolation_smoothness", "read_class", "read_network",
+    "LEARNING_MIN_N", "LEARNING_MIN_SIZES", "RETRAINS", "ROUND_OFF_FLOOR", "STALLED", "STEEPENING", "affine_maps",
     "base_point", "chapter_target", "check_constant_depth_rate", "check_curvature", "check_gadget_rate",
     "check_learning_curve", "chebyshev_smoothness", "check_relu_bottleneck", "constant_depth_network", "convex_target", "critical_points",
     "default_Ks", "default_bottleneck_widths", "derivative", "evaluation_points", "exact_derivative",

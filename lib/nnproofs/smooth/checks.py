@@ -174,59 +174,35 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
                               points_per_cell: int | None = None, device=None) -> RateCheck:
     """Check Theorem ``thm-constant-depth`` on ``f``: ``sup |f - f̂_K| = O(K^{-2(k+1)})`` at constant depth.
 
-    For every ``K`` in ``Ks``, ``build(f, k=k, K=K, activation=activation, d=d, device=device)`` (an
-    ``nn.Sequential``, nested ones flattened) is measured at :func:`evaluation_points` (a dense grid plus points
-    next to every breakpoint and band; in ``d = 2`` also every pair of critical points).
+    For every ``K`` in ``Ks``, ``build(f, k=k, K=K, activation=activation, d=d, device=device)`` must return an
+    ``nn.Sequential`` of exactly ``nn.Linear`` and activation modules (nested ones flattened); the check reads its
+    affine maps and activations (:func:`nnproofs.smooth.read_network`) and evaluates *them* with ``F.linear`` and
+    ``σ`` (rule 9: a replaced ``forward``, a hook or a subclass is never run; an unknown module is refused).
 
-    Claim: the error bound ``C K^{-2(k+1)} + η`` is an upper bound, so the check is one-sided with an
-    explicit floor ``η`` (:func:`round_off_floor`). The verdict rests on the asymptotic end: the
-    *local* slopes ``log(e_{i+1}/e_i)/log(K_{i+1}/K_i)`` over the last :data:`END_INTERVALS` intervals
-    (:data:`END_INTERVALS_K3` for ``k = 3``) whose larger-``K`` error is at least ``FLOOR_MARGIN · η`` must all be
-    ``<= -2(k+1) + END_SLOPE_TOL``, and those intervals must end at the largest ``K``. Verdicts:
+    Sup (rule 11): at :func:`evaluation_points` of density ``p = points_per_cell`` (every fine cell at ``p`` points
+    per axis, every band across and along) and ``2p``, each refined around its largest errors; the larger is used,
+    and a change of :data:`SUP_CONVERGENCE` or more at a size read makes the verdict INCONCLUSIVE.
 
-    * PASSED: they are, and they do;
-    * INCONCLUSIVE: every error is within ``FLOOR_MARGIN · η`` (no size above the floor: a target reproduced to
-      round-off, such as a polynomial of degree ``<= k``, meets the bound at the floor but shows no rate); or some
-      error lies above ``FLOOR_MARGIN · η`` but fewer than the intervals needed end above it (too few sizes
-      above the floor; two sizes give one interval, read when it is above); or the end slopes meet the rate but the
-      largest sizes lie within the floor margin, so what was read is not the asymptotic end (an earlier interval
-      can be steep by chance: ``|x - 0.83|^3.7``, outside the class at ``k = 3``, has local slopes -7.61, -7.75,
-      -7.44 at ``K = 4, 5, 6, 8`` and only the first two lie above the floor margin); or the end slopes are too
-      shallow while every local slope read steepens by more than :data:`STEEPENING` on the one before and either the
-      last one already meets the rate, or ``f`` is in the class (below) and the last one beats ``-2k``, the rate of a
-      construction one degree lower, by more than ``END_SLOPE_TOL`` (pre-asymptotic: a target with a nearby
-      singularity, whose constant ``‖f^{(k+1)}‖`` is large, not a missing degree); or, at ``k = 3``, ``f`` is in the
-      class and the end slopes swing across the rate (in-class local slopes at ``K <= 8`` swing by up to 1.5 between
-      neighbouring intervals: ``tanh(30(x - 0.4))`` -6.55, -8.08, -7.40; Runge's ``1/(1 + 100(x - 0.5)²)`` -7.37,
-      -8.36, -7.71). ``1/(1.1 - x)``: INCONCLUSIVE at ``k = 1`` with softplus, tanh, sigmoid (``K <= 12``: -3.02,
-      -3.45, -3.7), at ``k = 2`` with them (``K <= 5``: -4.1, -4.68) and at ``k = 3`` with GELU (``K <= 8``: -6.44,
-      -6.88, -7.28); the same construction one degree short steepens too but stays short of ``-2k`` (GELU, ``k = 2``:
-      -3.7, -3.85; ``sin 20πx``, GELU, ``k = 3``: -5.58, -5.75, -5.92): FAILED;
-    * FAILED: otherwise, and whenever a requirement fails (they are exact: a failed one decides). End slopes too
-      shallow that oscillate, or that steepen but are still short of the rate at the largest ``K`` read, on a target
-      not shown to be in the class. Measured with the default sizes: ``|x - 0.37|^0.7`` at ``k = 0`` (local slopes
-      -1.84, -1.22, -1.49, -1.61), ``|x - 0.61|^1.5`` with softplus at ``k = 1`` (-1.97, -3.0, -3.45) and
-      ``30x + |x - 0.43|^1.2`` with sigmoid at ``k = 1`` (-2.08, -2.4 read) are FAILED.
+    Claim: one-sided with the floor ``η`` (:func:`round_off_floor`), read at the asymptotic end: the local slopes
+    ``log(e_{i+1}/e_i)/log(K_{i+1}/K_i)`` over the last :data:`END_INTERVALS` intervals (:data:`END_INTERVALS_K3`
+    for ``k = 3``) whose larger-``K`` error is ``>= FLOOR_MARGIN · η`` must be ``<= -2(k+1) + END_SLOPE_TOL`` and
+    end at the largest ``K``. PASSED when they do and every requirement holds; INCONCLUSIVE when no size or too few
+    lie above the floor (a single interval never passes), when the largest sizes are not read, when the slopes
+    steepen towards the rate (pre-asymptotic, see ``_end_verdict``), when the sup has not converged, or when the
+    class is unread; FAILED otherwise, and whenever a requirement fails (requirements are exact and decide).
 
-    Tolerance: on smooth targets (the chapter's, ``sin 20πx``, ``e^{-3x} cos 5x``, Runge's; five
-    activations; ``k = 1, 2``; sizes that reach above the floor) the end slopes lie at most 0.34 above
-    ``-2(k+1)`` (``e^{-3x} cos 5x`` with the floor-limited activations, still pre-asymptotic at ``K <= 12``),
-    at most 0.38 with twice the standard error of the end fit added; a target whose Hölder smoothness
-    falls short of ``k + 1`` by 0.3 has an end slope 0.6 too shallow in theory, 0.60 (``k = 1``) and 0.66
-    (``k = 2``) measured. ``END_SLOPE_TOL = 0.4`` lies between; ``tests/test_smooth.py`` re-measures both.
+    Tolerance: ``END_SLOPE_TOL = 0.4``: in-class end slopes plus twice their standard error lie at most 0.38 above
+    ``-2(k+1)``, targets 0.3 short of the class 0.6 (re-measured in ``tests/test_smooth.py``).
 
-    Requirements: in ``d = 1``, ``f`` is in the class: the Hölder exponent :func:`chebyshev_smoothness` reads from
-    its Chebyshev coefficients is at least ``k + 1 - CLASS_MARGIN``. The end slopes alone cannot see a singularity
-    whose share of the error is still growing at the largest ``K``: the chapter's target plus ``5|x - 0.71|^1.7`` at
-    ``k = 1`` has end slopes -4.0, -3.65 at ``K <= 16`` and -3.22, -3.57 at ``K = 16, 24, 32``; its exponent, 1.68,
-    fails the requirement at any ``K``, as does a kink too small to show (``10^-5 |x - 0.37|``: 0.98). In ``d = 2``
-    the class is not tested. The same number of affine maps for every ``K``; the dense parameter count ``N`` (every
-    entry of every weight matrix and bias) is a polynomial of degree ``<= 2d`` in ``K`` (exact divided
-    differences of order ``2d + 1`` vanish) and its fitted slope against ``K`` is at most ``2d``, so
-    ``N = O(K^{2d})`` and the error is ``O(N^{-(k+1)/d})``. A fit of ``log N`` alone cannot see a ``K^{2d+1}``
-    term whose coefficient is small against ``N``'s at these ``K``. The exact test reads ``2d + 3`` sizes (two
-    divided differences of order ``2d + 1``; one alone can vanish by chance for a rounded count): when ``Ks`` has
-    fewer, ``N`` is also counted at the next larger ``K`` (built, not measured).
+    Requirements: every activation read is the declared ``σ``; the same number of affine maps for every ``K``;
+    ``N`` (every entry of every ``W`` and ``b``) exactly a polynomial of degree ``<= 2d`` in ``K`` (divided differences
+    at ``2d + 3`` sizes, counted beyond ``Ks`` where needed) with fitted slope ``<= 2d``; ``f`` in ``C^{k+1}`` as
+    :func:`nnproofs.smooth.read_class` reads it (two estimators, along ``[0, 1]`` or 14 lines of ``[0, 1]²``; every
+    exponent read ``>= k + 1 - CLASS_MARGIN``; exponents 0.3 short of the class are read below that at every centre
+    tested, ends included, so the resolution is 0.3; up to ``CLASS_MARGIN`` short can pass).
+
+    Budget: :func:`work_estimate` (points at ``p`` and ``2p`` times a bound on ``N``, before anything is built) at
+    most :func:`nnproofs.budget.work`; beyond it a ``ValueError`` naming ``Ks``.
     """
     k, d, name = degree(k), dimension(d), sg.activation_name(activation)
     Ks = sizes("Ks", Ks, 2)
@@ -239,7 +215,7 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
     f = target(f, d, device)
     sups, rmss, params, depths, biggest, floors, changes, read_as = [], [], [], [], [], [], [], set()
     for K in Ks:
-        reading = read_network(build(f, k=k, K=K, activation=name, d=d, device=device))
+        reading = read_network(build(f, k=k, K=K, activation=name, d=d, device=device), name="build")
         depths.append(len(reading.maps))
         read_as.update(reading.activations)
         sampled = sampled_sup(reading, f, K, d, p=p, device=device)
@@ -252,7 +228,7 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
     counted, counted_depths = dict(zip(Ks, params)), list(depths)
     while len(counted) < 2 * d + 3:  # parameters only: two divided differences of order 2d + 1 must vanish
         K = max(counted) + 1
-        reading = read_network(build(f, k=k, K=K, activation=name, d=d, device=device))
+        reading = read_network(build(f, k=k, K=K, activation=name, d=d, device=device), name="build")
         counted_depths.append(len(reading.maps))
         read_as.update(reading.activations)
         counted[K] = reading.parameters
@@ -268,6 +244,11 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
     change = {K: changes[i] for i, K in enumerate(Ks)}
     unsettled = sorted({K for i in verdict["end"] for K in sorted_K[i:i + 2] if change[K] >= SUP_CONVERGENCE})
     inconclusive = verdict["inconclusive"] or kind.why
+    if not inconclusive and d == 2:
+        inconclusive = ("d = 2: the crossings of two bands are sampled at one point per axis only, where the error"
+                        " changes within a quarter of a half-band (a search at that resolution finds sups 14% above"
+                        " the sample's on the chapter's target at K = 3); the sampled sup is a lower bound that is not"
+                        " shown to converge, so the rate is measured, not verified")
     if not inconclusive and unsettled:
         inconclusive = (f"the sampled sup has not converged: doubling the points per cell and across the bands changed"
                         f" it by {max(change[K] for K in unsettled):.1%} at K = {unsettled} (>= {SUP_CONVERGENCE:.0%});"
@@ -372,13 +353,16 @@ def _steepening_to_the_rate(slopes: list[float], expected: float, in_class: bool
 
 
 def default_Ks(k: int, d: int = 1, activation: str = "gelu") -> list[int]:
-    """The chapter's ``K`` for degree ``k`` and activation ``σ``: the chapter target's error stays at least
-    ``FLOOR_MARGIN`` times the round-off floor (1e-9 for GELU and SiLU, 5e-6 for the others, relative to
-    half the oscillation of ``f``) at the largest ``K`` read. For softplus, tanh and sigmoid with ``k = 3`` the
-    error reaches that floor by ``K = 3``: too few sizes lie above it and the verdict is INCONCLUSIVE."""
+    """The chapter's ``K`` for degree ``k``, dimension ``d`` and activation ``σ``, sized for :func:`chapter_target`:
+    its error stays at least ``FLOOR_MARGIN`` times the round-off floor (1e-9 for GELU and SiLU, 5e-6 for the others,
+    relative to half the oscillation of ``f``) at the largest ``K`` read, with at least two intervals above it. For
+    softplus, tanh and sigmoid with ``k = 3`` the error reaches that floor by ``K = 3``: INCONCLUSIVE. Another target
+    reaches its floor at other sizes (a smaller or rougher one earlier, one with a large ``‖f^{(k+1)}‖`` later): read
+    the check's ``notes["intervals read (K)"]`` and its INCONCLUSIVE reason, which say whether to use smaller or
+    larger ``K``. ``d = 2``: ``K = 2, 3, 4`` at ci (two intervals, within the work budget), up to 7 at full scale."""
     k, d, name = degree(k), dimension(d), sg.activation_name(activation)
     if d == 2:
-        return book_device.sizes(ci=[3, 4], full=[3, 4, 5, 6, 7] if k < 2 else [3, 4, 5, 6])  # K = 2: pre-asymptotic
+        return book_device.sizes(ci=[2, 3, 4], full=[3, 4, 5, 6, 7] if k < 2 else [3, 4, 5, 6])
     if name in ("gelu", "silu"):
         full = {0: [8, 12, 16, 24, 32, 48, 64], 1: [8, 12, 16, 24, 32, 48, 64], 2: [6, 8, 12, 16, 24, 32],
                 3: [4, 6, 8, 10, 12]}[k]

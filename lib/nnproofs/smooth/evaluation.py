@@ -20,7 +20,6 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from .. import device as book_device
 from ..validate import positive_int
 from . import gadgets as sg
 from .inputs import cells, device_of, dimension, finite_values
@@ -29,7 +28,8 @@ from .network import BAND, critical_points
 SUP_CONVERGENCE = 0.01  # doubling the sampling must change the measured sup by less than 1% (rule 11)
 POINTS_PER_CELL = {1: 8, 2: 1}  # p: sample points per axis in every fine cell (doubled for the convergence test)
 CANDIDATES = {1: 16, 2: 8}  # the largest sampled errors refined locally
-REFINE = 4  # local grids of 2 REFINE + 1 points per axis at spacing h / (REFINE p)
+REFINE = 4  # local grids of 2 REFINE + 1 points per axis at spacing (sample spacing) / REFINE^level
+ZOOMS = 2  # levels of local grids, each around the largest errors of the one before
 
 # The activation modules the check can read, with the functional form of each (the module's own settings).
 _FUNCTIONAL = {
@@ -76,7 +76,7 @@ def _activation_name(module: nn.Module) -> str:
 
 def _leaves(net: nn.Module, name: str) -> list[nn.Module]:
     if type(net) is not nn.Sequential:
-        raise TypeError(f"{name} must return an nn.Sequential (its affine maps are counted; not a subclass), got"
+        raise TypeError(f"{name} must be (return) an nn.Sequential (its affine maps are counted; not a subclass), got"
                         f" {type(net).__name__}")
     out = []
     for i, module in enumerate(net):
@@ -95,7 +95,7 @@ def _leaves(net: nn.Module, name: str) -> list[nn.Module]:
     return out
 
 
-def read_network(net: nn.Module, *, name: str = "build") -> NetworkReading:
+def read_network(net: nn.Module, *, name: str = "net") -> NetworkReading:
     """The affine maps and activations of ``net``, an ``nn.Sequential`` (nested ones flattened) of exactly
     ``nn.Linear``, the activation modules of :data:`ACTIVATION_MODULES` and ``nn.Identity``.
 
@@ -103,6 +103,10 @@ def read_network(net: nn.Module, *, name: str = "build") -> NetworkReading:
     ``name``; so are weights that are not plain tensors of one floating dtype. Forward hooks and replaced
     ``forward`` methods are never run: :func:`network_values` evaluates the maps read here.
     """
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a string (how errors call the network), got {type(name).__name__}")
+    if not isinstance(net, nn.Module):
+        raise TypeError(f"{name} must be an nn.Sequential of Linear and activation modules, got {type(net).__name__}")
     hooked = [type(m).__name__ for m in net.modules() if m._forward_hooks or m._forward_pre_hooks]
     if hooked:
         raise TypeError(f"{name} returned modules with forward hooks ({', '.join(hooked)}): the check evaluates the"
@@ -130,7 +134,7 @@ def read_network(net: nn.Module, *, name: str = "build") -> NetworkReading:
     return NetworkReading(tuple(maps), tuple(layers), tuple(activations))
 
 
-def affine_maps(net: nn.Module, *, name: str = "build") -> list:
+def affine_maps(net: nn.Module, *, name: str = "net") -> list:
     """The affine maps ``(W_l, b_l)`` of ``net`` in order (:func:`read_network`): the depth the check counts."""
     return list(read_network(net, name=name).maps)
 
@@ -220,6 +224,20 @@ def _errors(reading: NetworkReading, f: Callable, x: torch.Tensor, K: int, chunk
     return error
 
 
+def _peaks(x: torch.Tensor, error: torch.Tensor, K: int, m: int) -> torch.Tensor:
+    """The points of the ``m`` largest errors, at most one per fine cell (distinct peaks, not one peak's shoulders)."""
+    cell = (x * (K * K)).floor().clamp(0, K * K - 1).long()
+    key = (cell[:, 0] if x.shape[1] == 1 else cell[:, 0] * (K * K) + cell[:, 1]).tolist()
+    chosen, seen = [], set()
+    for i in torch.argsort(error, descending=True)[: 64 * m].tolist():
+        if key[i] not in seen:
+            seen.add(key[i])
+            chosen.append(i)
+            if len(chosen) == m:
+                break
+    return x[chosen]
+
+
 def _around(x: torch.Tensor, step: float) -> torch.Tensor:
     """A local grid of ``2 REFINE + 1`` points per axis at spacing ``step`` around each row of ``x``, in ``[0, 1]^d``."""
     t = torch.arange(-REFINE, REFINE + 1, dtype=x.dtype, device=x.device) * step
@@ -231,9 +249,10 @@ def sampled_sup(reading: NetworkReading, f: Callable, K: int, d: int, *, p: int 
                 chunk: int = 1 << 14) -> SampledSup:
     """The sup of ``|f - f̂|`` at density ``p`` and at ``2p`` (rule 11), and the RMS error at ``p``.
 
-    At each density: the errors at :func:`evaluation_points`, then, around the :data:`CANDIDATES` largest, a local
-    grid of ``2·REFINE + 1`` points per axis spanning the sample's spacing on either side, once at the cells' spacing
-    ``h/density`` and once at the bands' ``2·BAND·h/density``, so that a peak narrower than the spacing is resolved.
+    At each density: the errors at :func:`evaluation_points`, then, around the :data:`CANDIDATES` largest (one per
+    fine cell), local grids of ``2·REFINE + 1`` points per axis spanning the sample's spacing (the cells'
+    ``h/density`` and the bands' ``2d·BAND·h/density``) over ``REFINE^-1`` of it, zoomed :data:`ZOOMS` times around
+    the largest errors of the grid before, so that a peak narrower than the spacing is resolved.
     """
     p = POINTS_PER_CELL[d] if p is None else p
     sups, rms, count = [], 0.0, 0
@@ -242,11 +261,16 @@ def sampled_sup(reading: NetworkReading, f: Callable, K: int, d: int, *, p: int 
         error = _errors(reading, f, x, K, chunk)
         if density == p:
             rms, count = math.sqrt(float((error ** 2).mean())), x.shape[0]
-        top = x[torch.topk(error, min(CANDIDATES[d], error.numel())).indices]
-        h = 1.0 / (K * K)
-        local = [_errors(reading, f, _around(top, spacing / REFINE), K, chunk).max() for spacing in
-                 (h / density, 2 * d * BAND * h / density)]  # the sample's spacing in the cells and across the bands
-        sups.append(max(float(error.max()), *map(float, local)))
+        h, best = 1.0 / (K * K), float(error.max())
+        for spacing in (h / density, 2 * d * BAND * h / density):  # the sample's spacing in the cells, across bands
+            top = _peaks(x, error, K, CANDIDATES[d])
+            for _ in range(ZOOMS):  # zoom in on the largest errors of each local grid
+                spacing /= REFINE
+                grid = _around(top, spacing)
+                local = _errors(reading, f, grid, K, chunk)
+                best = max(best, float(local.max()))
+                top = _peaks(grid, local, K, CANDIDATES[d])
+        sups.append(best)
     return SampledSup(sups[0], sups[1], rms, count)
 
 
@@ -256,5 +280,6 @@ def declared(activation: str) -> str:
 
 
 def default_density(d: int) -> int:
-    """:data:`POINTS_PER_CELL` at ci, twice that at full scale."""
-    return book_device.sizes(ci=POINTS_PER_CELL[d], full=2 * POINTS_PER_CELL[d])
+    """:data:`POINTS_PER_CELL` (the same at both scales: the local zoom, not the global density, resolves the
+    peaks, and the full-scale sizes must stay within the work budget)."""
+    return POINTS_PER_CELL[d]
