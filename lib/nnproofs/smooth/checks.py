@@ -18,14 +18,14 @@ from torch import nn
 
 from .. import device as book_device
 from .. import budget
-from ..measure import sup_error
+from ..measure import evaluate_target, sup_error
 from ..rates import RateCheck, fit_loglog, rate_check
 from ..validate import as_finite_array, positive_int
 from . import gadgets as sg
 from .evaluation import SUP_CONVERGENCE, declared, default_density, evaluation_points, point_count, read_network, sampled_sup
 from .gadgets import product_gadget, square_gadget
-from .inputs import degree, device_of, dimension, sizes, target
-from .network import constant_depth_network
+from .inputs import degree, device_of, dimension, finite_values, sizes, target
+from .network import PARAMETER_BOUND, constant_depth_network
 from .smoothness import CLASS_MARGIN, read_class
 
 EPS = sg.EPS
@@ -77,6 +77,8 @@ def check_gadget_rate(activation: str, deltas: Sequence[float] = DEFAULT_DELTAS,
     points = positive_int("points", points)
     if points < 3:
         raise ValueError(f"points must be >= 3, got {points}")
+    budget.refuse_beyond("points", points, cost=float(points) * len(deltas) * 2000, limit=budget.work(),
+                         unit="multiply-adds")  # a gadget of <= 8 neurons per point and δ, with sympy's error model
     device = device_of(device)
     base_ = sg.base_point(name, 2) if base is None else sg.check_base_point(name, 2, base)
     forward = stencil == "forward"
@@ -143,8 +145,12 @@ def round_off_floor(activation: str, f: Callable, x: torch.Tensor) -> float:
     constants are measured on polynomials that the construction reproduces exactly in exact arithmetic (see
     :data:`ROUND_OFF_FLOOR`). An offset ``f + c`` therefore leaves ``η`` unchanged up to ``ε|c|``.
     """
+    if not callable(f):
+        raise TypeError(f"f must be a callable mapping an (n, d) tensor to (n,) values, got {type(f).__name__}")
+    if not isinstance(x, torch.Tensor) or x.ndim != 2 or x.shape[0] == 0 or x.dtype != torch.float64:
+        raise ValueError(f"x must be a non-empty (n, d) float64 tensor, got {getattr(x, 'shape', type(x).__name__)}")
     with torch.no_grad():
-        values = f(x).reshape(-1)
+        values = finite_values("f", evaluate_target(f, x))
     spread = 0.5 * float(values.max() - values.min())
     size = float(values.abs().max())
     return ROUND_OFF_FLOOR[sg.activation_name(activation)] * (spread if spread > 0 else 1.0) + OUTPUT_ROUNDING * EPS * size
@@ -152,6 +158,10 @@ def round_off_floor(activation: str, f: Callable, x: torch.Tensor) -> float:
 
 def local_slopes(Ks: Sequence[int], errors: Sequence[float]) -> list[float]:
     """``log(e_{i+1}/e_i) / log(K_{i+1}/K_i)`` for the sizes in increasing order (one per interval)."""
+    Ks = sizes("Ks", Ks, 1)
+    errors = as_finite_array("errors", errors, positive=True, min_size=2).tolist()
+    if len(errors) != len(Ks):
+        raise ValueError(f"errors must have one entry per K: {len(errors)} errors for {len(Ks)} sizes")
     order = np.argsort(Ks)
     K = np.asarray(Ks, dtype=float)[order]
     e = np.maximum(np.asarray(errors, dtype=float)[order], np.finfo(np.float64).tiny)
@@ -215,7 +225,7 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
     f = target(f, d, device)
     sups, rmss, params, depths, biggest, floors, changes, read_as = [], [], [], [], [], [], [], set()
     for K in Ks:
-        reading = read_network(build(f, k=k, K=K, activation=name, d=d, device=device), name="build")
+        reading = _built(build, f, k=k, K=K, activation=name, d=d, device=device)
         depths.append(len(reading.maps))
         read_as.update(reading.activations)
         sampled = sampled_sup(reading, f, K, d, p=p, device=device)
@@ -228,7 +238,7 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
     counted, counted_depths = dict(zip(Ks, params)), list(depths)
     while len(counted) < 2 * d + 3:  # parameters only: two divided differences of order 2d + 1 must vanish
         K = max(counted) + 1
-        reading = read_network(build(f, k=k, K=K, activation=name, d=d, device=device), name="build")
+        reading = _built(build, f, k=k, K=K, activation=name, d=d, device=device)
         counted_depths.append(len(reading.maps))
         read_as.update(reading.activations)
         counted[K] = reading.parameters
@@ -288,9 +298,15 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
     )
 
 
-# N <= c[d][k] (K + 2)^(2d): the largest ratio N / (K + 2)^(2d) measured (K = 2..32 in d = 1, 2..5 in d = 2), +10%;
-# in d = 1 at k = 0 the ratio still grows slowly (247 at K = 32), so c = 300 there
-PARAMETER_BOUND = {1: (300, 380, 610, 940), 2: (390, 940, 2100, 4330)}
+def _built(build: Callable, f: Callable, **kw):
+    """``build``'s network for ``kw``, read (:func:`read_network`); an error inside ``build`` is reported as build's."""
+    try:
+        net = build(f, **kw)
+    except (TypeError, ValueError, ArithmeticError, RuntimeError, IndexError, KeyError) as error:
+        kind = ValueError if isinstance(error, (ValueError, ArithmeticError, RuntimeError, IndexError, KeyError)) \
+            else TypeError
+        raise kind(f"build failed for K = {kw['K']}: {type(error).__name__}: {error}") from error
+    return read_network(net, name="build")
 
 
 def work_estimate(Ks: Sequence[int], *, k: int, d: int, points_per_cell: int) -> float:

@@ -20,6 +20,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from .. import budget
 from ..validate import positive_int
 from . import gadgets as sg
 from .inputs import cells, device_of, dimension, finite_values
@@ -128,6 +129,8 @@ def read_network(net: nn.Module, *, name: str = "net") -> NetworkReading:
     if not maps:
         raise ValueError(f"{name} returned an nn.Sequential without nn.Linear maps; it must hold the construction's"
                          " affine maps (they are counted and evaluated)")
+    if not all(bool(torch.isfinite(t).all()) for w, b in maps for t in (w, b) if t is not None):
+        raise ValueError(f"{name} has non-finite weights (NaN or inf): its output is not a number")
     dtypes = {w.dtype for w, b in maps} | {b.dtype for w, b in maps if b is not None}
     if len(dtypes) != 1 or not next(iter(dtypes)).is_floating_point:
         raise TypeError(f"{name} returned affine maps of dtypes {sorted(map(str, dtypes))}; one floating dtype needed")
@@ -173,6 +176,7 @@ def evaluation_points(K: int, d: int, *, p: int | None = None, device=None) -> t
     """
     K, d = cells("K", K), dimension(d)
     p = POINTS_PER_CELL[d] if p is None else positive_int("p", p)
+    budget.refuse_beyond("K", K, cost=8 * d * point_count(K, d, p), limit=budget.memory(), unit="bytes")
     device = device_of(device)
     n = K * K * p
     line = (torch.arange(n, dtype=torch.float64, device=device) + (math.sqrt(5.0) - 1.0) / 2.0) / n

@@ -48,10 +48,12 @@ def learning_curve(f: Callable, *, activation: str, ns: Sequence[int], noise: fl
     seeds, iterations = positive_int("seeds", seeds), positive_int("iterations", iterations)
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
         raise ValueError(f"seed must be an int >= 0 (the runs use seeds seed .. seed + seeds - 1), got {seed!r}")
+    if width is not None and not callable(width):
+        raise TypeError(f"width must be a callable n -> hidden width, or None, got {type(width).__name__}")
     width = width or (lambda n: math.ceil(math.sqrt(n)))
     widths = [positive_int("width(n)", width(n)) for n in ns]
     # forward and backward passes of every BFGS step: about 10 (d + 2) n w multiply-adds per sample and step
-    budget.refuse_beyond("ns", ns, cost=10 * (d + 2) * seeds * iterations * sum(n * w for n, w in zip(ns, widths)),
+    budget.refuse_beyond("ns, seeds, iterations", (ns, seeds, iterations), cost=10 * (d + 2) * seeds * iterations * sum(n * w for n, w in zip(ns, widths)),
                          limit=budget.work(), unit="multiply-adds")
     if test_size is not None:
         positive_int("test_size", test_size)

@@ -27,7 +27,7 @@ import numpy as np
 import torch
 
 from . import gadgets as sg
-from .inputs import device_of, dimension, target
+from .inputs import degree, device_of, dimension, target
 
 EPS = sg.EPS
 CHEBYSHEV_DEGREE = 1024  # degree of the Chebyshev interpolant on [0, 1] from which chebyshev_smoothness reads g
@@ -200,7 +200,7 @@ def read_class(f: Callable, *, k: int, d: int = 1, device=None) -> ClassReading:
     estimator is unread, in otherwise. ``d = 1``: along ``[0, 1]``; ``d = 2``: along every segment of
     :func:`lines`, whose restrictions must each be in the class (a singularity off every line is seen only through
     its restrictions: at distance ``δ`` from a line, smoothed at scale ``δ``)."""
-    d, device = dimension(d), device_of(device)
+    k, d, device = degree(k), dimension(d), device_of(device)
     f = target(f, d, device)
     segments = {"[0, 1]": ((0.0,), (1.0,))} if d == 1 else lines()
     readings = {}
