@@ -100,10 +100,19 @@ def test_network_values_agree_with_the_module_on_an_honest_network():
 
 # ------------------------------------------------------------------ rule 11: a sup that converges
 
-def test_in_class_sups_converge_and_the_sup_is_the_larger_sample():
-    result = check(f=wave2, k=1, Ks=(2, 3, 4), d=2)
-    assert result.verdict == "PASSED", result.report()
-    assert max(result.notes["sup change on doubling"]) < smooth.SUP_CONVERGENCE
+@pytest.mark.parametrize("k, K, activation", [(0, 6, "gelu"), (1, 5, "tanh"), (2, 4, "silu"), (3, 3, "softplus")])
+def test_the_sampled_sup_is_within_one_percent_of_a_brute_force_search(k, K, activation):
+    """d = 1: the sup at p and 2p agree, and a search at 1/64 of a half-band over all of [0, 1] finds at most 1% more."""
+    reading = smooth.read_network(smooth.constant_depth_network(wave, k=k, K=K, activation=activation))
+    sampled = evaluation.sampled_sup(reading, wave, K, 1)
+    x = torch.linspace(0, 1, 64 * 32 * K * K + 1, dtype=F64)[:, None]
+    brute = float((evaluation.network_values(reading, x) - wave(x)).abs().max())
+    assert sampled.converged and max(sampled.sup, sampled.doubled) >= 0.99 * brute
+
+
+def test_d2_is_measured_not_verified():
+    result = check(f=wave2, k=1, Ks=(2, 3), d=2)
+    assert result.verdict == "INCONCLUSIVE" and all(result.requirements.values())
 
 
 def test_a_sup_that_moves_on_doubling_is_inconclusive():
@@ -148,7 +157,7 @@ def test_an_offset_does_not_change_the_reading():
     kink = lambda x: wave(x) + 1e-4 * (x[:, 0] - 0.2917).abs()  # noqa: E731
     plain, lifted = smooth.read_class(kink, k=1), smooth.read_class(lambda x: 1e3 + kink(x), k=1)
     assert plain.in_class is lifted.in_class is False
-    assert abs(plain.exponent - lifted.exponent) < 0.1
+    assert plain.exponent < 1.3 and lifted.exponent < 1.3  # a kink, exponent 1, read as one with or without it
 
 
 @pytest.mark.parametrize("f, k", [(wave, 3), (lambda x: (x[:, 0] - 0.6180).abs() ** 4.3, 3),

@@ -204,7 +204,7 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
     Tolerance: ``END_SLOPE_TOL = 0.4``: in-class end slopes plus twice their standard error lie at most 0.38 above
     ``-2(k+1)``, targets 0.3 short of the class 0.6 (re-measured in ``tests/test_smooth.py``).
 
-    Requirements: every activation read is the declared ``σ``; the same number of affine maps for every ``K``;
+    Requirements: every activation read is the declared ``σ``; the maps are float64; the same number of affine maps for every ``K``;
     ``N`` (every entry of every ``W`` and ``b``) exactly a polynomial of degree ``<= 2d`` in ``K`` (divided differences
     at ``2d + 3`` sizes, counted beyond ``Ks`` where needed) with fitted slope ``<= 2d``; ``f`` in ``C^{k+1}`` as
     :func:`nnproofs.smooth.read_class` reads it (two estimators, along ``[0, 1]`` or 14 lines of ``[0, 1]²``; every
@@ -224,10 +224,12 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
     device = device_of(device)
     f = target(f, d, device)
     sups, rmss, params, depths, biggest, floors, changes, read_as = [], [], [], [], [], [], [], set()
+    dtypes = set()
     for K in Ks:
         reading = _built(build, f, k=k, K=K, activation=name, d=d, device=device)
         depths.append(len(reading.maps))
         read_as.update(reading.activations)
+        dtypes.add(str(reading.dtype).replace("torch.", ""))
         sampled = sampled_sup(reading, f, K, d, p=p, device=device)
         sups.append(max(sampled.sup, sampled.doubled))
         changes.append(sampled.change)
@@ -269,6 +271,8 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
     requirements = {
         f"every activation is the declared σ = {name} (read: {', '.join(sorted(read_as)) or 'none'})":
             read_as <= {declared(name)},
+        f"the affine maps are float64 (read: {', '.join(sorted(dtypes))}): the gadgets divide by δ² ≈ 1e-10":
+            dtypes == {"float64"},
         "the same number of affine maps for every K (constant depth)": len(set(counted_depths)) == 1,
         f"N is a polynomial of degree <= {2 * d} in K (exact divided differences at K = {count_K})":
             _polynomial_degree_at_most(count_K, [counted[K] for K in count_K], 2 * d),
@@ -306,7 +310,10 @@ def _built(build: Callable, f: Callable, **kw):
         kind = ValueError if isinstance(error, (ValueError, ArithmeticError, RuntimeError, IndexError, KeyError)) \
             else TypeError
         raise kind(f"build failed for K = {kw['K']}: {type(error).__name__}: {error}") from error
-    return read_network(net, name="build")
+    try:
+        return read_network(net, name="build")
+    except (TypeError, ValueError) as error:
+        raise type(error)(f"{error} (for K = {kw['K']})") from None
 
 
 def work_estimate(Ks: Sequence[int], *, k: int, d: int, points_per_cell: int) -> float:

@@ -28,7 +28,7 @@ from .network import BAND, critical_points
 
 SUP_CONVERGENCE = 0.01  # doubling the sampling must change the measured sup by less than 1% (rule 11)
 POINTS_PER_CELL = {1: 8, 2: 1}  # p: sample points per axis in every fine cell (doubled for the convergence test)
-CANDIDATES = {1: 16, 2: 8}  # the largest sampled errors refined locally
+CANDIDATES = {1: 128, 2: 8}  # the largest sampled errors refined locally (one per box)
 REFINE = 4  # local grids of 2 REFINE + 1 points per axis at spacing (sample spacing) / REFINE^level
 ZOOMS = 2  # levels of local grids, each around the largest errors of the one before
 
@@ -88,8 +88,9 @@ def _leaves(net: nn.Module, name: str) -> list[nn.Module]:
                             " use (nested) nn.Sequential of Linear and activation modules, whose depth can be counted")
         elif type(module) is not nn.Linear and type(module) not in ACTIVATION_MODULES:
             allowed = ", ".join(m.__name__ for m in (nn.Linear,) + ACTIVATION_MODULES)
-            raise TypeError(f"{name} returned a Sequential whose entry {i} is a {type(module).__name__}; it cannot be"
-                            f" read as affine maps and an activation: use (nested) nn.Sequential of {allowed}"
+            raise TypeError(f"{name} returned a Sequential whose entry {i} is a {type(module).__name__}; its depth cannot"
+                            f" be counted nor its output read as affine maps and an activation: use (nested)"
+                            f" nn.Sequential of {allowed}"
                             " (exactly these classes, not subclasses)")
         else:
             out.append(module)
@@ -228,10 +229,11 @@ def _errors(reading: NetworkReading, f: Callable, x: torch.Tensor, K: int, chunk
     return error
 
 
-def _peaks(x: torch.Tensor, error: torch.Tensor, K: int, m: int) -> torch.Tensor:
-    """The points of the ``m`` largest errors, at most one per fine cell (distinct peaks, not one peak's shoulders)."""
-    cell = (x * (K * K)).floor().clamp(0, K * K - 1).long()
-    key = (cell[:, 0] if x.shape[1] == 1 else cell[:, 0] * (K * K) + cell[:, 1]).tolist()
+def _peaks(x: torch.Tensor, error: torch.Tensor, width: float, m: int) -> torch.Tensor:
+    """The points of the ``m`` largest errors, at most one per box of side ``width`` (distinct peaks, not one peak's
+    shoulders)."""
+    box = (x / width).floor().long()
+    key = (box[:, 0] if x.shape[1] == 1 else box[:, 0] * (2 + int(1 / width)) + box[:, 1]).tolist()
     chosen, seen = [], set()
     for i in torch.argsort(error, descending=True)[: 64 * m].tolist():
         if key[i] not in seen:
@@ -254,7 +256,7 @@ def sampled_sup(reading: NetworkReading, f: Callable, K: int, d: int, *, p: int 
     """The sup of ``|f - f̂|`` at density ``p`` and at ``2p`` (rule 11), and the RMS error at ``p``.
 
     At each density: the errors at :func:`evaluation_points`, then, around the :data:`CANDIDATES` largest (one per
-    fine cell), local grids of ``2·REFINE + 1`` points per axis spanning the sample's spacing (the cells'
+    box of twice the spacing), local grids of ``2·REFINE + 1`` points per axis spanning the sample's spacing (the cells'
     ``h/density`` and the bands' ``2d·BAND·h/density``) over ``REFINE^-1`` of it, zoomed :data:`ZOOMS` times around
     the largest errors of the grid before, so that a peak narrower than the spacing is resolved.
     """
@@ -267,13 +269,13 @@ def sampled_sup(reading: NetworkReading, f: Callable, K: int, d: int, *, p: int 
             rms, count = math.sqrt(float((error ** 2).mean())), x.shape[0]
         h, best = 1.0 / (K * K), float(error.max())
         for spacing in (h / density, 2 * d * BAND * h / density):  # the sample's spacing in the cells, across bands
-            top = _peaks(x, error, K, CANDIDATES[d])
+            top = _peaks(x, error, 2 * spacing, CANDIDATES[d])
             for _ in range(ZOOMS):  # zoom in on the largest errors of each local grid
-                spacing /= REFINE
-                grid = _around(top, spacing)
+                grid = _around(top, spacing / REFINE)
                 local = _errors(reading, f, grid, K, chunk)
                 best = max(best, float(local.max()))
-                top = _peaks(grid, local, K, CANDIDATES[d])
+                top = _peaks(grid, local, spacing / 2, CANDIDATES[d])
+                spacing /= REFINE
         sups.append(best)
     return SampledSup(sups[0], sups[1], rms, count)
 

@@ -99,8 +99,8 @@ def _chebyshev(g: Callable[[np.ndarray], np.ndarray]) -> ExponentReading:
     c = np.abs(np.polynomial.chebyshev.chebvander(t, CHEBYSHEV_DEGREE).T @ (y - y.min() - half)) * 2 / t.size
     envelope = np.maximum.accumulate(c[::-1])[::-1]
     n = np.unique(np.geomspace(CHEBYSHEV_DEGREE // 16, CHEBYSHEV_DEGREE // 2, 24).astype(int))
-    # ten times round-off: each value rounds to ε max|g| (an offset included), a coefficient sums N + 1 of them
-    noise = 1e4 * EPS * np.abs(y).max()
+    # round-off: each value rounds to ε max|g| (an offset included), a coefficient sums N + 1 of them: ~30 ε max|g|
+    noise = 1e3 * EPS * np.abs(y).max()
     above = envelope[n] > noise
     if above.sum() >= MIN_COEFFICIENTS:
         exponent = float(-1 - np.polyfit(np.log(n[above]), np.log(envelope[n][above]), 1)[0])
@@ -112,7 +112,7 @@ def _chebyshev(g: Callable[[np.ndarray], np.ndarray]) -> ExponentReading:
 
 
 def _interpolation(g: Callable[[np.ndarray], np.ndarray], meshes: range) -> ExponentReading:
-    errors, top = [], 0.0
+    errors, top, low, high = [], 0.0, math.inf, -math.inf
     for j in meshes:
         n, worst = 2 ** j, 0.0
         for shift in MESH_SHIFTS:
@@ -121,14 +121,19 @@ def _interpolation(g: Callable[[np.ndarray], np.ndarray], meshes: range) -> Expo
             y = _values(g, (left + _NODES[None, :] / n).ravel()).reshape(m, -1)
             z = _values(g, (left + _SAMPLES[None, :] / n).ravel()).reshape(m, -1)
             worst, top = max(worst, float(np.abs(y @ _LAGRANGE.T - z).max())), max(top, float(np.abs(z).max()))
+            low, high = min(low, float(z.min())), max(high, float(z.max()))
         errors.append(worst)
     errors = np.maximum(np.array(errors), np.finfo(np.float64).tiny)
+    spread = (high - low) / 2
     noise = max(10 * EPS * top, np.finfo(np.float64).tiny)  # values round to ε max|g|; the interpolant's Lebesgue constant is about 2
     read = [i for i in range(len(errors) - 1) if errors[i + 1] >= 100 * noise]  # round-off moves slopes <= 0.03
     if not read:
-        if errors.max() < 100 * noise:
+        if spread == 0:
+            return ExponentReading(math.inf, "analytic", "constant")
+        if errors.max() < 100 * noise and 100 * noise <= 10.0 ** -GEOMETRIC_DECADES * spread:
             return ExponentReading(math.inf, "analytic", "interpolation errors at round-off on every mesh")
-        return ExponentReading(None, "unread", "the errors fall into round-off within one mesh")
+        return ExponentReading(None, "unread", f"the errors are at round-off ({100 * noise:.1g}) from the coarsest"
+                               f" mesh on, within {GEOMETRIC_DECADES} decades of the half-oscillation {spread:.2g}")
     end = first = read[-1]
     while first - 1 in read:
         first -= 1
