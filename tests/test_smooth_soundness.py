@@ -227,3 +227,22 @@ def test_learning_curves_need_three_sizes_of_at_least_fifty():
         with pytest.raises(ValueError, match="ns"):
             smooth.check_learning_curve(smooth.learning_target, activation="gelu", ns=ns)
     assert math.isfinite(smooth.LEARNING_MIN_N)
+
+
+def low_amplitude(x):
+    """A target far below the noise (0.1): an honest learner's MSE stays above half the null error at these n."""
+    return 0.01 * torch.cos(3 * x[:, 0])
+
+
+def test_an_honest_learner_on_a_low_amplitude_target_is_inconclusive():
+    result = smooth.check_learning_curve(low_amplitude, activation="tanh", ns=[200, 400, 800], seeds=1)
+    assert result.verdict == "INCONCLUSIVE" and "null error" in result.inconclusive
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(10))
+def test_only_the_null_share_failing_is_inconclusive_on_every_seed(seed):
+    result = smooth.check_learning_curve(low_amplitude, activation="tanh", ns=[200, 400, 800], seeds=1, seed=seed)
+    share_held = all(result.requirements.values())
+    assert result.verdict == ("PASSED" if result.rate_holds and share_held else
+                              "INCONCLUSIVE" if result.rate_holds else "FAILED")
