@@ -12,8 +12,11 @@ The API, in the chapter's order (labels of ``book/01_smooth_constant_depth.md``)
   :func:`local_polynomials` with :func:`critical_points` where its bands lie;
 * **constant depth** (Theorem ``thm-constant-depth``, module ``checks``): ``sup |f - f̂| = O(K^{-2(k+1)}) =
   O(N^{-(k+1)/d})``: :func:`check_constant_depth_rate` (one-sided with a round-off floor :func:`round_off_floor`,
-  read at the asymptotic end; PASSED, INCONCLUSIVE or FAILED), at :func:`evaluation_points` and
-  :func:`default_Ks`;
+  read at the asymptotic end; PASSED, INCONCLUSIVE or FAILED) at :func:`default_Ks`; what it evaluates (module
+  ``evaluation``): :func:`read_network` (the affine maps and activations it counts, evaluated with ``F.linear``
+  and ``σ``), :func:`evaluation_points` (every fine cell and band, at ``p`` and ``2p``: the sup must converge);
+  the class it reads (module ``smoothness``): :func:`read_class` from :func:`chebyshev_smoothness` and
+  :func:`interpolation_smoothness`, the less favourable deciding;
 * **the ReLU floor** (Theorem ``thm-relu-floor``, module ``bottleneck``): :func:`check_relu_bottleneck`, with
   :func:`relu_piece_count` counting ``P`` exactly and :func:`check_curvature`; smooth nets of the same architecture
   below the floor on a majority of architectures, stalled fits (:data:`STALLED`) refitted :data:`RETRAINS` times;

@@ -53,7 +53,8 @@ def learning_curve(f: Callable, *, activation: str, ns: Sequence[int], noise: fl
     width = width or (lambda n: math.ceil(math.sqrt(n)))
     widths = [positive_int("width(n)", width(n)) for n in ns]
     # forward and backward passes of every BFGS step: about 10 (d + 2) n w multiply-adds per sample and step
-    budget.refuse_beyond("ns, seeds, iterations", (ns, seeds, iterations), cost=10 * (d + 2) * seeds * iterations * sum(n * w for n, w in zip(ns, widths)),
+    cost = 10 * (d + 2) * seeds * iterations * sum(n * w for n, w in zip(ns, widths))
+    budget.refuse_beyond("ns, seeds, iterations", (ns, seeds, iterations), cost=cost,
                          limit=budget.work(), unit="multiply-adds")
     if test_size is not None:
         positive_int("test_size", test_size)

@@ -125,7 +125,8 @@ def _interpolation(g: Callable[[np.ndarray], np.ndarray], meshes: range) -> Expo
         errors.append(worst)
     errors = np.maximum(np.array(errors), np.finfo(np.float64).tiny)
     spread = (high - low) / 2
-    noise = max(10 * EPS * top, np.finfo(np.float64).tiny)  # values round to ε max|g|; the interpolant's Lebesgue constant is about 2
+    # values round to ε max|g|; the interpolant's Lebesgue constant is about 2
+    noise = max(10 * EPS * top, np.finfo(np.float64).tiny)
     read = [i for i in range(len(errors) - 1) if errors[i + 1] >= 100 * noise]  # round-off moves slopes <= 0.03
     if not read:
         if spread == 0:
