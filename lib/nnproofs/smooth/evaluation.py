@@ -27,7 +27,7 @@ from .inputs import cells, device_of, dimension, finite_values
 from .network import BAND, critical_points
 
 SUP_CONVERGENCE = 0.01  # doubling the sampling must change the measured sup by less than 1% (rule 11)
-POINTS_PER_CELL = {1: 8, 2: 1}  # p: sample points per axis in every fine cell (doubled for the convergence test)
+POINTS_PER_CELL = {1: 4, 2: 1}  # p: sample points per axis in every fine cell (doubled for the convergence test)
 CANDIDATES = {1: 128, 2: 8}  # the largest sampled errors refined locally (one per box)
 REFINE = 4  # local grids of 2 REFINE + 1 points per axis at spacing (sample spacing) / REFINE^level
 ZOOMS = 2  # levels of local grids, each around the largest errors of the one before

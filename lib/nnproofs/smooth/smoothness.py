@@ -180,9 +180,9 @@ def lines() -> dict:
 def chebyshev_smoothness(f: Callable, device=None) -> ExponentReading:
     """The Hölder exponent of ``f`` on ``[0, 1]`` (``d = 1``) read from its Chebyshev coefficients (degree
     :data:`CHEBYSHEV_DEGREE`): ``α̂ = -1 - s`` for the slope ``s`` of their decreasing envelope against ``n`` over
-    ``N/16 <= n <= N/2`` where it lies above ten times round-off (``1e4 ε max|f|``, after the mid-range is removed).
-    ``inf`` when the envelope reaches round-off before ``N/16`` and round-off lies :data:`GEOMETRIC_DECADES` below
-    the half-oscillation; unread when it reaches round-off without that. Limits: a singularity at an end of
+    ``N/16 <= n <= N/2`` where it lies above round-off (``1e3 ε max|f|``, after the mid-range is removed), when at
+    least :data:`MIN_COEFFICIENTS` do; ``inf`` when fewer do and round-off lies :data:`GEOMETRIC_DECADES` decades
+    below the half-oscillation (geometric decay seen); unread otherwise. Limits: a singularity at an end of
     ``[0, 1]`` reads about twice its exponent, and a smooth part that needs more than degree 64 hides what lies under
     it; :func:`interpolation_smoothness` sees both."""
     device = device_of(device)
@@ -193,9 +193,10 @@ def interpolation_smoothness(f: Callable, device=None) -> ExponentReading:
     """The Hölder exponent of ``f`` on ``[0, 1]`` (``d = 1``) read from the sup error of its piecewise interpolant of
     degree :data:`INTERPOLATION_DEGREE` (Chebyshev nodes in every cell) on dyadic meshes ``h = 2^{-j}``,
     ``j`` in :data:`MESHES`, each also shifted by :data:`MESH_SHIFTS`, sampled at ten points per cell: the smaller of
-    the fitted slopes of ``log e_j`` against ``log h`` over the last 3 and 5 intervals read (both errors of an
-    interval at least ``1000 ε max|f|``). ``inf`` when every error lies below that; unread when fewer than two
-    intervals in a row end there."""
+    the fitted slopes of ``log e_j`` against ``log h`` over the last 2 and 4 intervals read (both errors of an
+    interval at least ``1000 ε max|f|``). ``inf`` when every error lies below that and that lies
+    :data:`GEOMETRIC_DECADES` decades below the half-oscillation, or when one interval falls at the full order into
+    round-off; unread otherwise. Budget: about ``4 · 14 · 2^16`` evaluations of ``f`` (fixed)."""
     device = device_of(device)
     return _interpolation(_line(target(f, 1, device), (0.0,), (1.0,), device), MESHES[1])
 
