@@ -296,9 +296,10 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
                "round-off floor η": floor, "affine maps": depths, "parameters N": params,
                "N counted at K": count_K, "slope of log N against log K": n_fit.slope, "max |weight|": biggest,
                "RMS error": rmss, "slope against N": n_slope, "predicted slope against N": -(k + 1) / d,
-               "points per cell": p, "sup change on doubling": changes,
-               "Hölder exponent of f (least read)": kind.exponent,
-               "class reading": {key: r.exponent if r.read else r.why for key, r in kind.readings.items()}},
+               # rounded: their last digits follow round-off, which differs between machines (design.md section 4)
+               "points per cell": p, "sup change on doubling": [round(c, 3) for c in changes],
+               "Hölder exponent of f (least read)": None if kind.exponent is None else round(kind.exponent, 1),
+               "class reading": {key: round(r.exponent, 1) if r.read else r.why for key, r in kind.readings.items()}},
     )
 
 
