@@ -609,7 +609,8 @@ def test_without_coarse_factor_fails_at_coarse_breakpoints():
     """The notes' observation: without B_c the worst errors sit next to the coarse breakpoints i/K."""
     K = 8
     net = smooth.without_coarse_factor_network(smooth.chapter_target, k=2, K=K, device="cpu")
-    x = smooth.evaluation_points(K, 1, device="cpu")
+    x = smooth.evaluation_points(K, 1, p=64, device="cpu")  # dense: the spikes are narrow (the check's sup does not
+    # converge on them, see test_smooth_soundness)
     with torch.no_grad():
         error = (net(x)[:, 0] - smooth.chapter_target(x)).abs()
     worst = float(x[int(error.argmax()), 0])
