@@ -289,7 +289,7 @@ def test_polynomials_of_degree_k_are_reproduced(d, k, f):
     """Local fits are exact on P_k, so only the gadgets' float64 floor remains, for every K."""
     for K in (2, 5) if d == 1 else (2, 3):
         net = constant_depth_network(f, k=k, K=K, d=d, device="cpu")
-        x = smooth.evaluation_points(K, d, grid_size=64 if d == 1 else 16, device="cpu")
+        x = smooth.evaluation_points(K, d, p=2, device="cpu")
         with torch.no_grad():
             assert float((net(x)[:, 0] - f(x)).abs().max()) <= 1e-7
 
@@ -302,7 +302,7 @@ def test_random_polynomials_are_reproduced(k, K, coefficients):
     c = coefficients[: k + 1]
     f = lambda x: sum(ci * x[:, 0] ** i for i, ci in enumerate(c)) + 0.0 * x[:, 0]
     net = constant_depth_network(f, k=k, K=K, device="cpu")
-    x = smooth.evaluation_points(K, 1, grid_size=256, device="cpu")
+    x = smooth.evaluation_points(K, 1, p=4, device="cpu")
     with torch.no_grad():
         assert float((net(x)[:, 0] - f(x)).abs().max()) <= 1e-7 * max(1.0, sum(abs(v) for v in c))
 
@@ -346,10 +346,11 @@ def test_constant_depth_rate_for_other_activations(activation):
     check_constant_depth_rate(runge, k=1, Ks=[4, 6, 8, 12], activation=activation, device="cpu").assert_passed()
 
 
-def test_constant_depth_rate_in_two_dimensions():
+def test_constant_depth_rate_in_two_dimensions_is_measured_not_verified():
+    """d = 2: band crossings are not sampled finely enough, so an in-class target is INCONCLUSIVE, never PASSED."""
     f = lambda x: torch.cos(2 * x[:, 0] - x[:, 1]) + x[:, 0] * x[:, 1] ** 2
-    check = check_constant_depth_rate(f, k=1, Ks=[3, 4], d=2, grid_size=24, device="cpu")
-    check.assert_passed()
+    check = check_constant_depth_rate(f, k=1, Ks=[2, 3], d=2, device="cpu")
+    assert check.verdict == "INCONCLUSIVE" and all(check.requirements.values())
     assert check.notes["affine maps"] == [7, 7]
 
 
@@ -357,7 +358,11 @@ def test_constant_depth_rate_in_two_dimensions():
     "build", [smooth.float32_network, smooth.relu_swapped_network, smooth.without_coarse_factor_network])
 def test_negative_controls_are_rejected(build):
     check = check_constant_depth_rate(smooth.chapter_target, k=2, Ks=[4, 6, 8, 12], build=build, device="cpu")
-    assert not check.passed and not check.rate_holds
+    assert not check.passed
+    if build is smooth.without_coarse_factor_network:  # spikes narrower than the sampling: the sup is not shown
+        assert check.verdict == "INCONCLUSIVE" and "not converged" in check.inconclusive
+    else:
+        assert check.verdict == "FAILED"
     assert check.measured > -4.0
 
 
@@ -481,11 +486,11 @@ def test_a_non_smooth_part_hidden_under_a_large_polynomial_is_not_passed():
 @pytest.mark.parametrize(("f", "k", "Ks", "d"), [
     (lambda x: (x[:, 0] > 0.43).to(F64), 2, [6, 16], 1),
     (smooth.holder_target(1.2), 1, [8, 12], 1),
-    (lambda x: (x[:, 0] + x[:, 1] - 0.8).abs(), 1, smooth.default_Ks(1, d=2), 2),
+    (lambda x: (x[:, 0] + x[:, 1] - 0.8).abs(), 1, [3, 4], 2),
 ])
 def test_a_single_shallow_interval_is_failed(f, k, Ks, d):
     """Two sizes give one interval: it has no step, so it cannot be called steepening (pre-asymptotic)."""
-    check = check_constant_depth_rate(f, k=k, Ks=Ks, d=d, grid_size=24 if d == 2 else None, device="cpu")
+    check = check_constant_depth_rate(f, k=k, Ks=Ks, d=d, device="cpu")
     assert len(check.notes["intervals read (K)"]) == 1
     assert check.verdict == "FAILED" and check.measured > check.expected + check.tolerance
 
@@ -503,7 +508,7 @@ def test_parameters_growing_like_k_cubed_are_rejected():
 
 def test_two_dimensional_points_include_every_pair_of_critical_centres():
     K = 3
-    x = smooth.evaluation_points(K, 2, grid_size=16, device="cpu")
+    x = smooth.evaluation_points(K, 2, p=1, device="cpu")
     centres = smooth_network.critical_points(K, offsets=False)
     pairs = {(round(a, 12), round(b, 12)) for a, b in x.tolist()}
     assert all((round(a, 12), round(b, 12)) in pairs for a in centres for b in centres)
@@ -575,21 +580,21 @@ def test_leaf_modules_whose_depth_cannot_be_counted_are_refused(build, entry):
     [
         (lambda: check_constant_depth_rate(smooth.chapter_target, k=1, Ks=[4, 6],
                                            build=lambda f, **kw: nn.Linear(1, 1)),
-         TypeError, r"build must return an nn.Sequential .* got Linear for K = 4"),
+         TypeError, r"build must be \(return\) an nn.Sequential .* got Linear \(for K = 4\)"),
         (lambda: check_learning_curve(lambda x: torch.where(x[:, 0] > 0.3, torch.nan, x[:, 0]), activation="gelu",
-                                      ns=[10, 20]),
+                                      ns=[50, 60, 70]),
          ValueError, r"f returned a non-finite value \(nan\)"),
         (lambda: check_constant_depth_rate(smooth.chapter_target, k=1, Ks=[4, 6], activation="elu"),
          ValueError, r"activation='elu' is not allowed; use a smooth activation, one of gelu, silu, softplus, tanh, sigmoid \(the gadgets"),
         (lambda: check_relu_bottleneck(lambda x: torch.cat([x, x], 1), mu=1.0, widths=[4]),
          ValueError, r"f must map an \(n, 1\) tensor to shape \(n,\); on a \(5, 1\) tensor it returned \(5, 2\)"),
-        (lambda: check_learning_curve(smooth.learning_target, activation="gelu", ns=[10, 20], seed=-1),
+        (lambda: check_learning_curve(smooth.learning_target, activation="gelu", ns=[50, 60, 70], seed=-1),
          ValueError, r"seed must be an int >= 0"),
-        (lambda: check_learning_curve(lambda x: torch.ones(x.shape[0], dtype=F64), activation="gelu", ns=[10, 20]),
+        (lambda: check_learning_curve(lambda x: torch.ones(x.shape[0], dtype=F64), activation="gelu", ns=[50, 60, 70]),
          ValueError, r"f is constant \(1.0\) on the test grid: its null error ‖f − mean f‖² is 0"),
         (lambda: check_constant_depth_rate(smooth.chapter_target, k=1, Ks=[4, 6],
                                            build=lambda f, **kw: nn.Sequential(nn.Identity()), device="cpu"),
-         ValueError, r"build returned an nn.Sequential without parameters for K = 4"),
+         ValueError, r"build returned an nn.Sequential without nn.Linear maps.* \(for K = 4\)"),
         (lambda: check_constant_depth_rate(lambda x: torch.where((x[:, 0] > 0.6) & (x[:, 0] < 0.6001), torch.nan,
                                                                  torch.sin(x[:, 0])), k=1, Ks=[4, 6], device="cpu"),
          ValueError, r"f returned a non-finite value \(nan\)"),
@@ -604,7 +609,8 @@ def test_without_coarse_factor_fails_at_coarse_breakpoints():
     """The notes' observation: without B_c the worst errors sit next to the coarse breakpoints i/K."""
     K = 8
     net = smooth.without_coarse_factor_network(smooth.chapter_target, k=2, K=K, device="cpu")
-    x = smooth.evaluation_points(K, 1, device="cpu")
+    x = smooth.evaluation_points(K, 1, p=64, device="cpu")  # dense: the spikes are narrow (the check's sup does not
+    # converge on them, see test_smooth_soundness)
     with torch.no_grad():
         error = (net(x)[:, 0] - smooth.chapter_target(x)).abs()
     worst = float(x[int(error.argmax()), 0])
@@ -812,7 +818,7 @@ def test_relu_floor_validation():
         check_relu_bottleneck(lambda x: torch.sin(6 * x[:, 0]), mu=1.0, widths=[4])
     with pytest.raises(ValueError, match=r"widths\[0\] must be >= 1"):
         check_relu_bottleneck(smooth.convex_target, mu=1.0, widths=[0])
-    with pytest.raises(ValueError, match=r"activation='cubic' is not allowed"):
+    with pytest.raises(ValueError, match=r"comparison='cubic' is not allowed"):
         check_relu_bottleneck(smooth.convex_target, mu=1.0, widths=[4], comparison="cubic")
 
 
@@ -868,12 +874,12 @@ def test_learning_curve_on_another_target():
 
 
 def test_learning_curve_validation():
-    with pytest.raises(ValueError, match=r"ns needs at least two distinct values"):
-        check_learning_curve(smooth.learning_target, activation="gelu", ns=[100])
+    with pytest.raises(ValueError, match=r"ns must hold at least 3 distinct sizes"):
+        check_learning_curve(smooth.learning_target, activation="gelu", ns=[100, 200])
     with pytest.raises(ValueError, match=r"noise must be >= 0"):
-        check_learning_curve(smooth.learning_target, activation="gelu", ns=[10, 20], noise=-1.0)
+        check_learning_curve(smooth.learning_target, activation="gelu", ns=[50, 60, 70], noise=-1.0)
     with pytest.raises(ValueError, match=r"activation='elu' is not allowed"):
-        check_learning_curve(smooth.learning_target, activation="elu", ns=[10, 20])
+        check_learning_curve(smooth.learning_target, activation="elu", ns=[50, 60, 70])
 
 
 # --------------------------------------------------------------------------------------- devices
@@ -902,10 +908,10 @@ def test_claims_are_registered_against_labels_of_the_chapter():
 
     source = (Path(__file__).resolve().parent.parent / "book" / "01_smooth_constant_depth.md").read_text()
     mine = {key: c for key, c in ledger._CLAIMS.items() if key.startswith("smooth/")}
-    assert len(mine) == 16
+    assert len(mine) == 14
     assert {key for key, c in mine.items() if c.control} == {
         "smooth/control-gadget-forward", "smooth/control-float32", "smooth/control-relu-swapped",
-        "smooth/control-no-coarse-factor", "smooth/control-relu-comparison", "smooth/control-out-of-class",
+        "smooth/control-relu-comparison", "smooth/control-out-of-class",
         "smooth/control-cubic-parameters", "smooth/control-one-degree-short"}
     for c in mine.values():
         assert c.chapter == "book/01_smooth_constant_depth" and c.statement
@@ -1086,7 +1092,7 @@ def test_parameter_growth_is_decided_at_the_small_size_lists(d, k, Ks):
     3K^(2d+1) (N's slope is 2.5 against K in 2-D either way); N counted at 2d + 3 sizes can (at K = 3..6 alone the
     padded count in 1-D happens to be a quadratic: its added units, ceil(3K³/26) = 4, 8, 15, 25, are one)."""
     check = check_constant_depth_rate(smooth.chapter_target, k=k, Ks=Ks, d=d, build=smooth.padded_network,
-                                      activation="gelu" if d == 2 else "tanh", grid_size=8 if d == 2 else 256,
+                                      activation="gelu" if d == 2 else "tanh",
                                       device="cpu")
     failed = [text for text, held in check.requirements.items() if not held]
     assert not check.passed and len(failed) == 1 and failed[0].startswith(f"N is a polynomial of degree <= {2 * d}")
@@ -1180,19 +1186,22 @@ def test_a_construction_one_degree_short_fails_on_analytic_targets(f, k, activat
     (lambda x: smooth.chapter_target(x) + 1e-5 * (x[:, 0] - 0.37).abs(), 1.0),
     (lambda x: (x[:, 0] - 0.37).abs() ** 3 * (x[:, 0] - 0.37), 4.0),
 ])
-def test_chebyshev_smoothness_reads_the_hoelder_exponent(f, alpha):
-    """|x - a|^α under smooth parts, offsets and large linear terms: the estimate lies 0.02-0.07 below α, so a
-    target 0.3 short of k + 1 is out of the class with 0.15 to spare and one exactly at k + 1 is in it."""
-    assert alpha - 2 * smooth.CLASS_MARGIN / 3 <= smooth.chebyshev_smoothness(f) <= alpha
+def test_the_class_reading_reads_the_hoelder_exponent(f, alpha):
+    """|x - a|^α under smooth parts, offsets and large linear terms: the least exponent read lies at most 0.25 below
+    α (window fits of the interpolation errors swing with the singularity's place in its cell), so a target 0.3 short
+    of k + 1 is read below k + 1 - CLASS_MARGIN and one at k + 1 (W^{k+1,∞}) above it."""
+    read = smooth.read_class(f, k=0).exponent
+    assert alpha - 0.25 <= read <= alpha + 0.1 or (alpha == 4.0 and read == math.inf)
 
 
 @pytest.mark.parametrize("f", [smooth.chapter_target, pole, lambda x: 1 / (1.01 - x[:, 0]),
                                lambda x: torch.sin(60 * math.pi * x[:, 0]), lambda x: 1e4 * x[:, 0] ** 2,
                                lambda x: 1 / (1 + 100 * (x[:, 0] - 0.5) ** 2), lambda x: torch.tanh(30 * (x[:, 0] - 0.4)),
-                               lambda x: 0 * x[:, 0] + 3, lambda x: 1e6 + torch.sin(3 * x[:, 0]),
-                               lambda x: 1e12 + torch.sin(3 * x[:, 0])])
-def test_chebyshev_smoothness_of_analytic_targets_is_far_above_the_class(f):
-    assert smooth.chebyshev_smoothness(f) >= 12
+                               lambda x: 0 * x[:, 0] + 3, lambda x: 1e6 + torch.sin(3 * x[:, 0])])
+def test_analytic_targets_are_read_far_above_the_class(f):
+    reading = smooth.chebyshev_smoothness(f)
+    assert reading.read and reading.exponent >= 12
+    assert smooth.interpolation_smoothness(f).exponent >= 5
 
 
 @pytest.mark.parametrize("f", [lambda x: 1 / (1.3 - x[:, 0]), lambda x: torch.sin(20 * math.pi * x[:, 0]),
@@ -1223,6 +1232,12 @@ def test_a_failed_exact_requirement_is_not_inconclusive():
     assert check.verdict == "FAILED" and not check.inconclusive
 
 
+def test_an_offset_that_drowns_the_target_in_round_off_is_unread():
+    """1e12 + sin 3x: its values keep four digits of sin 3x, so neither estimator can read a class: unread."""
+    reading = smooth.read_class(lambda x: 1e12 + torch.sin(3 * x[:, 0]), k=1)
+    assert reading.in_class is None and reading.why
+
+
 def test_a_large_offset_leaves_an_in_class_target_in_the_class():
     """1e6 + sin 3x: the values' rounding (ε 1e6) must not read as a slow decay of the coefficients."""
     check = check_constant_depth_rate(lambda x: 1e6 + torch.sin(3 * x[:, 0]), k=1, Ks=smooth.default_Ks(1),
@@ -1231,8 +1246,8 @@ def test_a_large_offset_leaves_an_in_class_target_in_the_class():
 
 
 def test_chebyshev_smoothness_names_a_non_finite_target():
-    with pytest.raises(ValueError, match="non-finite value at x = "):
-        smooth.chebyshev_smoothness(lambda x: torch.where((x[:, 0] > 0) & (x[:, 0] < 1e-6), torch.nan, x[:, 0]))
+    with pytest.raises(ValueError, match="non-finite value at t = "):
+        smooth.read_class(lambda x: torch.where((x[:, 0] > 0) & (x[:, 0] < 1e-6), torch.nan, x[:, 0]), k=1)
 
 
 def test_a_flat_error_with_too_few_sizes_is_failed():

@@ -12,8 +12,11 @@ The API, in the chapter's order (labels of ``book/01_smooth_constant_depth.md``)
   :func:`local_polynomials` with :func:`critical_points` where its bands lie;
 * **constant depth** (Theorem ``thm-constant-depth``, module ``checks``): ``sup |f - f̂| = O(K^{-2(k+1)}) =
   O(N^{-(k+1)/d})``: :func:`check_constant_depth_rate` (one-sided with a round-off floor :func:`round_off_floor`,
-  read at the asymptotic end; PASSED, INCONCLUSIVE or FAILED), at :func:`evaluation_points` and
-  :func:`default_Ks`;
+  read at the asymptotic end; PASSED, INCONCLUSIVE or FAILED) at :func:`default_Ks`; what it evaluates (module
+  ``evaluation``): :func:`read_network` (the affine maps and activations it counts, evaluated with ``F.linear``
+  and ``σ``), :func:`evaluation_points` (every fine cell and band, at ``p`` and ``2p``: the sup must converge);
+  the class it reads (module ``smoothness``): :func:`read_class` from :func:`chebyshev_smoothness` and
+  :func:`interpolation_smoothness`, the less favourable deciding;
 * **the ReLU floor** (Theorem ``thm-relu-floor``, module ``bottleneck``): :func:`check_relu_bottleneck`, with
   :func:`relu_piece_count` counting ``P`` exactly and :func:`check_curvature`; smooth nets of the same architecture
   below the floor on a majority of architectures, stalled fits (:data:`STALLED`) refitted :data:`RETRAINS` times;
@@ -37,8 +40,6 @@ from .bottleneck import (
     relu_piece_count,
 )
 from .checks import (
-    CHEBYSHEV_DEGREE,
-    CLASS_MARGIN,
     DEFAULT_DELTAS,
     END_INTERVALS,
     END_INTERVALS_K3,
@@ -48,14 +49,28 @@ from .checks import (
     OUTPUT_ROUNDING,
     ROUND_OFF_FLOOR,
     STEEPENING,
-    affine_maps,
-    chebyshev_smoothness,
     check_constant_depth_rate,
     check_gadget_rate,
     default_Ks,
-    evaluation_points,
     local_slopes,
     round_off_floor,
+)
+from .evaluation import (
+    POINTS_PER_CELL,
+    SUP_CONVERGENCE,
+    NetworkReading,
+    affine_maps,
+    evaluation_points,
+    read_network,
+)
+from .smoothness import (
+    CHEBYSHEV_DEGREE,
+    CLASS_MARGIN,
+    ClassReading,
+    ExponentReading,
+    chebyshev_smoothness,
+    interpolation_smoothness,
+    read_class,
 )
 from .claims import CHAPTER
 from .controls import (
@@ -79,14 +94,23 @@ from .gadgets import (
     step_reach,
 )
 from .inputs import MAX_D, MAX_K
-from .learning import LEARNING_NULL_SHARE, LEARNING_SLOPE, check_learning_curve, learning_curve
+from .learning import (
+    LEARNING_MIN_N,
+    LEARNING_MIN_SIZES,
+    LEARNING_NULL_SHARE,
+    LEARNING_SLOPE,
+    check_learning_curve,
+    learning_curve,
+)
 from .network import constant_depth_network, critical_points, local_polynomials
 from .targets import chapter_target, convex_target, holder_target, learning_target
 
 __all__ = [
     "ACTIVATIONS", "CHEBYSHEV_DEGREE", "CLASS_MARGIN", "CHAPTER", "DEFAULT_DELTAS", "END_INTERVALS", "END_INTERVALS_K3", "END_SLOPE_TOL", "EXACT_IDENTITY", "FLOOR_MARGIN",
     "FORWARD_CONTROL_BASE", "GADGET_SLOPE_TOL", "LEARNING_NULL_SHARE", "LEARNING_SLOPE", "MAX_D", "MAX_K",
-    "OUTPUT_ROUNDING", "OUT_OF_CLASS_EXPONENT", "RETRAINS", "ROUND_OFF_FLOOR", "STALLED", "STEEPENING", "affine_maps",
+    "OUTPUT_ROUNDING", "OUT_OF_CLASS_EXPONENT", "POINTS_PER_CELL", "SUP_CONVERGENCE", "NetworkReading",
+    "ClassReading", "ExponentReading", "interpolation_smoothness", "read_class", "read_network",
+    "LEARNING_MIN_N", "LEARNING_MIN_SIZES", "RETRAINS", "ROUND_OFF_FLOOR", "STALLED", "STEEPENING", "affine_maps",
     "base_point", "chapter_target", "check_constant_depth_rate", "check_curvature", "check_gadget_rate",
     "check_learning_curve", "chebyshev_smoothness", "check_relu_bottleneck", "constant_depth_network", "convex_target", "critical_points",
     "default_Ks", "default_bottleneck_widths", "derivative", "evaluation_points", "exact_derivative",

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 import torch
 from torch import nn
 
+from .. import budget
 from .. import device as book_device
 from ..measure import sup_error
 from ..pieces import breakpoints, linear_pieces
@@ -50,6 +51,8 @@ def check_curvature(f: Callable, mu: float, *, samples: int = 1025) -> int:
     mu = finite_real("mu", mu)
     if mu <= 0:
         raise ValueError(f"mu must be > 0 (a lower bound on |f''|), got {mu!r}")
+    samples = positive_int("samples", samples)
+    budget.refuse_beyond("samples", samples, cost=3 * 8 * samples, limit=budget.memory(), unit="bytes")
     if not callable(f):
         raise TypeError(f"f must be a callable, got {type(f).__name__}")
     eta = 1e-3
@@ -109,7 +112,7 @@ def check_relu_bottleneck(f: Callable, *, mu: float, widths: Sequence[int], hidd
     sign = check_curvature(target(f, 1, device), mu)
     mu = float(mu)
     widths, hidden_layers = int_list("widths", widths), int_list("hidden_layers", hidden_layers)
-    comparison = sg.activation_name(comparison, trainable=True)
+    comparison = sg.activation_name(comparison, trainable=True, parameter="comparison")
     iterations = positive_int("iterations", iterations) if iterations is not None else book_device.sizes(ci=2000, full=4000)
     seed = nonnegative_int("seed", seed)
     grid = torch.linspace(0.0, 1.0, (1 << 14) + 1, dtype=torch.float64, device=device)[:, None]

@@ -19,7 +19,7 @@ from torch import nn
 
 from . import gadgets as sg
 from .inputs import cells, degree, device_of, dimension, target
-from .network import build, constant_depth_network
+from .network import build, constant_depth_network, refuse_large
 
 
 FORWARD_CONTROL_BASE = 1.0  # GELU'''(1) = -3φ(1) ≠ 0: there the one-sided stencil is first order
@@ -39,6 +39,7 @@ def without_coarse_factor_network(f: Callable, *, k: int, K: int, activation: st
     """Negative control: the weights ``ω_j = B_f`` without the coarse factor ``B_c``, so grid 0's weight
     does not vanish where its coarse staircase is in transition (same depth and nearly the same size)."""
     k, K, d, name = degree(k), cells("K", K), dimension(d), sg.activation_name(activation)
+    refuse_large(K, k, d)
     device = device_of(device)
     return build(target(f, d, device), k=k, K=K, activation=name, d=d, coarse_factor=False, device=device)
 

@@ -39,6 +39,7 @@ from scipy import optimize, special
 from torch import nn
 
 from ..validate import finite_real, positive_real
+from .inputs import device_of
 
 
 ACTIVATIONS = ("gelu", "silu", "softplus", "tanh", "sigmoid")
@@ -64,18 +65,18 @@ FORWARD_STENCIL = ((2, 1, 0), (1.0, -2.0, 1.0), 1.0, None)
 TRAINABLE = ("relu",) + ACTIVATIONS  # the trained comparisons also fit ReLU networks
 
 
-def activation_name(activation, *, trainable: bool = False) -> str:
+def activation_name(activation, *, trainable: bool = False, parameter: str = "activation") -> str:
     """``activation`` lower-cased if it names one of :data:`ACTIVATIONS` (or, with ``trainable=True``, of
     :data:`TRAINABLE`), else a ValueError/TypeError naming the parameter, the value and what is allowed."""
     allowed = TRAINABLE if trainable else ACTIVATIONS
     if not isinstance(activation, str):
-        raise TypeError(f"activation must be a string, one of {', '.join(allowed)}; got {type(activation).__name__}")
+        raise TypeError(f"{parameter} must be a string, one of {', '.join(allowed)}; got {type(activation).__name__}")
     name = activation.strip().lower()
     if name not in allowed:
         why = (" (ReLU has no second derivative: its 'square gadget' computes delta*|y|, not y^2)" if name == "relu"
                else " (the gadgets read exact derivatives of these five)" if not trainable else "")
         smooth = "a smooth activation, " if not trainable else ""
-        raise ValueError(f"activation={activation!r} is not allowed; use {smooth}one of {', '.join(allowed)}{why}")
+        raise ValueError(f"{parameter}={activation!r} is not allowed; use {smooth}one of {', '.join(allowed)}{why}")
     return name
 
 
@@ -103,10 +104,21 @@ def module(activation: str) -> nn.Module:
     return nn.Tanh() if name == "tanh" else nn.Sigmoid()
 
 
+MAX_DERIVATIVE = 12  # derivatives of σ up to this order (the gadgets' error models use <= 6)
+
+
+def _derivative_order(order) -> int:
+    if isinstance(order, bool) or not isinstance(order, int) or not 0 <= order <= MAX_DERIVATIVE:
+        raise ValueError(f"order must be an int in 0..{MAX_DERIVATIVE}, got {order!r}")
+    return order
+
+
 def exact_derivative(activation: str, order: int, at=0) -> sympy.Expr:
-    """``σ^(order)(at)`` as an exact sympy expression (``at`` a number or a sympy expression)."""
-    if isinstance(order, bool) or not isinstance(order, int) or order < 0:
-        raise ValueError(f"order must be an int >= 0, got {order!r}")
+    """``σ^(order)(at)`` as an exact sympy expression (``at`` a number or a sympy expression), ``order <= 12``."""
+    _derivative_order(order)
+    if isinstance(at, bool) or not isinstance(at, (int, float, sympy.Expr)) or (
+            isinstance(at, float) and not np.isfinite(at)):
+        raise TypeError(f"at must be a finite number or a sympy expression, got {at!r}")
     value = _derivative_expression(activation_name(activation), order).subs(_Y, sympy.nsimplify(at))
     return sympy.simplify(value)
 
@@ -128,8 +140,7 @@ def _numeric(activation: str, order: int):
 def derivative(activation: str, order: int, at: float) -> float:
     """``σ^(order)(at)`` in float64 (from the sympy expression)."""
     at = finite_real("at", at)
-    if isinstance(order, bool) or not isinstance(order, int) or order < 0:
-        raise ValueError(f"order must be an int >= 0, got {order!r}")
+    _derivative_order(order)
     return float(_numeric(activation_name(activation), order)(np.float64(at)))
 
 
@@ -143,8 +154,13 @@ def _max_abs(activation: str, order: int, lo: float, hi: float, samples: int = 2
     return 1.001 * float(values.max())
 
 
-@functools.lru_cache(maxsize=None)
 def base_point(activation: str, order: int) -> float:
+    """The base point ``b`` of the order-``order`` gadget (see :func:`_base_point`)."""
+    return _base_point(activation_name(activation), _order(order))
+
+
+@functools.lru_cache(maxsize=None)
+def _base_point(activation: str, order: int) -> float:
     """The base point ``b`` of the order-``order`` gadget: where ``|σ^(order)|`` is largest on [-4, 4].
 
     Ties (odd or even ``σ^(order)``) go to the smaller ``|σ(b)|``, which sets the round-off, then to
@@ -236,14 +252,23 @@ def default_delta(activation: str, order: int) -> float:
     return float(deltas[int(np.argmin(model))])
 
 
-@functools.lru_cache(maxsize=None)
 def step_reach(activation: str, tail: float = EPS / 2) -> float:
+    """``r_σ`` (see :func:`_step_reach`), arguments checked before the cache sees them."""
+    if isinstance(tail, bool) or not isinstance(tail, (int, float)):
+        raise TypeError(f"tail must be a real number in (0, 0.5), got {type(tail).__name__}")
+    return _step_reach(activation_name(activation), finite_real("tail", tail))
+
+
+@functools.lru_cache(maxsize=None)
+def _step_reach(activation: str, tail: float = EPS / 2) -> float:
     """``r_σ``: the step ``H`` is within ``tail`` of the Heaviside function for ``|y| >= r_σ``.
 
     Solves ``H(-r) = tail`` (``1 - H(r) = H(-r)``, module doc) by bisection in 40-digit arithmetic.
     About 9.0 for GELU (Gaussian tail), 40.5 for SiLU, 36.8 for softplus and sigmoid, 18.4 for tanh.
     """
     name = activation_name(activation)
+    if isinstance(tail, bool) or not isinstance(tail, (int, float)):
+        raise TypeError(f"tail must be a real number in (0, 0.5), got {type(tail).__name__}")
     tail = finite_real("tail", tail)
     if not 0 < tail < 0.5:
         raise ValueError(f"tail must be in (0, 0.5), got {tail!r}")
@@ -369,7 +394,7 @@ def rounding_bound(activation: str, order: int, delta: float, base: float, radiu
 
 
 def _order(order) -> int:
-    if isinstance(order, bool) or order not in STENCILS:
+    if isinstance(order, bool) or not isinstance(order, int) or order not in STENCILS:
         raise ValueError(f"order must be 1, 2 or 3 (identity, square, cube), got {order!r}")
     return order
 
@@ -438,18 +463,18 @@ def square_gadget(activation: str, delta: float, *, base: float | None = None, s
     ``base`` defaults to :func:`base_point`; a base point with ``σ''(b) = 0`` (tanh and sigmoid at 0) raises a
     ValueError.
     """
-    return stencil_network(activation, _square(activation, delta, base, stencil), device=device)
+    return stencil_network(activation, _square(activation, delta, base, stencil), device=device_of(device))
 
 
 def product_gadget(activation: str, delta: float, *, base: float | None = None, stencil: str = "central",
                    device=None) -> nn.Sequential:
     """``(x, y) -> [sq_δ(x+y) - sq_δ(x-y)] / 4``: four neurons; input shape ``(n, 2)``."""
-    return product_network(activation, _square(activation, delta, base, stencil), device=device)
+    return product_network(activation, _square(activation, delta, base, stencil), device=device_of(device))
 
 
 def identity_gadget(activation: str, *, device=None) -> nn.Sequential:
     """``x -> σ(x) - σ(-x)`` (exactly ``x`` for GELU, SiLU, softplus) or the first difference (tanh, sigmoid)."""
-    return stencil_network(activation, power_stencil(activation, 1), device=device)
+    return stencil_network(activation, power_stencil(activation, 1), device=device_of(device))
 
 
 def _square(activation, delta, base, stencil) -> Stencil:

@@ -45,11 +45,15 @@ from torch import nn
 from . import gadgets as sg
 from .inputs import cells, degree, device_of, dimension, float64_only, target
 from ..measure import evaluate_target
+from .. import budget
 from ..validate import positive_int
 
 
 BAND = 1.0 / 32.0  # half-width of a step's transition, as a fraction of h
 BUMP = 1.0 / 8.0  # half-width of the bumps that make the weights vanish, as a fraction of h
+# N <= c[d][k] (K + 2)^(2d): the largest ratio N / (K + 2)^(2d) measured (K = 2..32 in d = 1, 2..5 in d = 2), +10%;
+# in d = 1 at k = 0 the ratio still grows slowly (247 at K = 32), so c = 300 there
+PARAMETER_BOUND = {1: (300, 380, 610, 940), 2: (390, 940, 2100, 4330)}
 CRITICAL_OFFSETS = (0.0, 0.25, 0.5, 1.0, 2.0, 3.0)  # x BAND*h on each side of every critical point
 
 
@@ -224,9 +228,13 @@ def local_polynomials(f: Callable, K: int, k: int, d: int, shifts: tuple, *, dty
     ``k`` and ``d``) of the best approximation: ``|f - p| = O(h^{k+1})`` there. Cells outside get 0.
     Returns a tensor of shape ``(len(multi_indices(k, d)), (K+2)^d, K^d)``.
     """
-    K, d = positive_int("K", K), positive_int("d", d)
-    if isinstance(k, bool) or not isinstance(k, int) or k < 0:
-        raise ValueError(f"k must be an int >= 0, got {k!r}")
+    K, d, k = cells("K", K), dimension(d), degree(k)
+    float64_only(dtype)
+    f = target(f, d, device_of(device))
+    budget.refuse_beyond("K", K, cost=8 * (k + 1) ** d * ((K + 2) * K) ** d * (k + 1) ** d, limit=budget.memory(),
+                         unit="bytes")
+    if not isinstance(shifts, tuple) or not all(isinstance(s, (int, float)) and math.isfinite(s) for s in shifts):
+        raise TypeError(f"shifts must be a tuple of finite numbers, one per axis, got {shifts!r}")
     if len(shifts) != d:
         raise ValueError(f"shifts must give one shift per axis, got {len(shifts)} for d = {d}")
     h = 1.0 / K**2
@@ -396,17 +404,28 @@ def _sequential(maps, activation: str) -> nn.Sequential:
     return net
 
 
-def critical_points(K: int, *, offsets: bool = True) -> np.ndarray:
+def refuse_large(K: int, k: int, d: int) -> None:
+    """A ``ValueError`` naming ``K`` when the network's ``N <= PARAMETER_BOUND (K + 2)^(2d)`` float64 parameters
+    exceed :func:`nnproofs.budget.memory` (a budget of 4 GiB at ci: ``K <= 1360`` in d = 1 at k = 1, ``K <= 12`` in d = 2)."""
+    budget.refuse_beyond("K", K, cost=8 * PARAMETER_BOUND[d][k] * (K + 2) ** (2 * d), limit=budget.memory(),
+                         unit="bytes")
+
+
+def critical_points(K: int, *, offsets: bool | tuple = True) -> np.ndarray:
     """The 1-D points where the construction is most fragile, sorted, in ``[0, 1]``.
 
     Every breakpoint of both grids (``m h`` and ``m h + h/2``) and every bump edge (``m h ± h/8``),
-    each with the offsets ``±{0, ¼, ½, 1, 2, 3} × h/32`` (multiples of a step's half-band), or only the
-    centres themselves with ``offsets=False``.
+    each with the offsets ``±{0, ¼, ½, 1, 2, 3} × h/32`` (multiples of a step's half-band), with the
+    offsets given as a tuple of such multiples, or only the centres themselves with ``offsets=False``.
     """
-    h = 1.0 / positive_int("K", K) ** 2
+    h = 1.0 / cells("K", K) ** 2
+    if not isinstance(offsets, (bool, tuple)):
+        raise TypeError(f"offsets must be True, False or a tuple of multiples of a half-band, got {offsets!r}")
+    budget.refuse_beyond("K", K, cost=8 * 4 * (K * K + 1) * 2 * (len(offsets) if isinstance(offsets, tuple) else 6),
+                         limit=budget.memory(), unit="bytes")
     m = np.arange(K**2 + 1)
     centres = np.concatenate([m * h, m * h + h / 2, m * h + BUMP * h, m * h - BUMP * h])
-    offsets = np.array(sorted({sign * o * BAND * h for o in (CRITICAL_OFFSETS if offsets else (0.0,))
+    offsets = np.array(sorted({sign * o * BAND * h for o in (offsets if isinstance(offsets, tuple) else CRITICAL_OFFSETS if offsets else (0.0,))
                                for sign in (-1, 1)}))
     points = (centres[:, None] + offsets[None, :]).reshape(-1)
     return np.unique(points[(points >= 0.0) & (points <= 1.0)])
@@ -423,5 +442,6 @@ def constant_depth_network(f: Callable, *, k: int, K: int, activation: str = "ge
     """
     k, K, d, name = degree(k), cells("K", K), dimension(d), sg.activation_name(activation)
     float64_only(dtype)
+    refuse_large(K, k, d)
     device = device_of(device)
     return build(target(f, d, device), k=k, K=K, activation=name, d=d, device=device)

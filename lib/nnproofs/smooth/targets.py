@@ -10,21 +10,34 @@ import torch
 from ..validate import finite_real
 
 
+def _points(x, dims: tuple = (1, 2)) -> torch.Tensor:
+    """``x`` if it is a floating ``(n, d)`` tensor with ``d`` in ``dims``, else an error naming ``x``."""
+    if not isinstance(x, torch.Tensor):
+        raise TypeError(f"x must be an (n, d) torch tensor, got {type(x).__name__}")
+    if x.ndim != 2 or x.shape[1] not in dims or not x.dtype.is_floating_point:
+        raise ValueError(f"x must be a floating (n, d) tensor with d in {dims}, got shape {tuple(x.shape)}, {x.dtype}")
+    if not bool(torch.isfinite(x).all()):
+        raise ValueError("x must be finite (points of [0, 1]^d), got NaN or inf")
+    return x
+
+
 def chapter_target(x: torch.Tensor) -> torch.Tensor:
     """The chapter's target: ``f(x) = sin(2πx_1) + e^{x_1}/2`` for ``d = 1``, and for ``d = 2``
     ``f(x) = sin(2πx_1) cos(πx_2) + e^{x_1 x_2}/2``; ``x`` has shape ``(n, d)``."""
-    if x.shape[1] == 1:
+    if _points(x).shape[1] == 1:
         return torch.sin(2 * math.pi * x[:, 0]) + 0.5 * torch.exp(x[:, 0])
     return torch.sin(2 * math.pi * x[:, 0]) * torch.cos(math.pi * x[:, 1]) + 0.5 * torch.exp(x[:, 0] * x[:, 1])
 
 
 def convex_target(x: torch.Tensor) -> torch.Tensor:
     """``f(x) = e^x`` on ``[0, 1]``: ``f'' >= 1`` (the chapter's target for the ReLU floor, ``μ = 1``)."""
+    _points(x, (1,))
     return torch.exp(x[:, 0])
 
 
 def learning_target(x: torch.Tensor) -> torch.Tensor:
     """``f(x) = sin(2πx) e^{-x}`` on ``[0, 1]``: the target of the learning curves."""
+    _points(x, (1,))
     return torch.sin(2 * math.pi * x[:, 0]) * torch.exp(-x[:, 0])
 
 

@@ -1,0 +1,291 @@
+"""What :func:`nnproofs.smooth.check_constant_depth_rate` counts and evaluates, and where (design.md rules 9, 11).
+
+* :func:`read_network`: the affine maps ``(W_l, b_l)`` of a built ``nn.Sequential`` and the activation between
+  them, read off exact module types; :func:`network_values` computes ``A_L ∘ σ ∘ ... ∘ σ ∘ A_1`` from them with
+  ``torch.nn.functional.linear`` and ``σ`` (never through a module's ``forward`` or hooks), so what is measured
+  is what is counted;
+* :func:`evaluation_points` at a sampling density ``p``: every fine cell at ``p`` non-dyadic points per axis, every
+  band (where a step is in transition) at spacing ``2/p`` half-bands across, as points (d = 1) or lines (d = 2, at
+  ``p`` points per fine cell along) and, in d = 2, every pair of critical centres; :func:`sampled_sup` measures the sup error at ``p`` and ``2p`` and reports whether
+  doubling changed it by less than :data:`SUP_CONVERGENCE`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from .. import budget
+from ..validate import positive_int
+from . import gadgets as sg
+from .inputs import cells, device_of, dimension, finite_values
+from .network import BAND, critical_points
+
+SUP_CONVERGENCE = 0.01  # doubling the sampling must change the measured sup by less than 1% (rule 11)
+POINTS_PER_CELL = {1: 4, 2: 1}  # p: sample points per axis in every fine cell (doubled for the convergence test)
+CANDIDATES = {1: 128, 2: 8}  # the largest sampled errors refined locally (one per box)
+REFINE = 4  # local grids of 2 REFINE + 1 points per axis at spacing (sample spacing) / REFINE^level
+ZOOMS = 2  # levels of local grids, each around the largest errors of the one before
+
+# The activation modules the check can read, with the functional form of each (the module's own settings).
+_FUNCTIONAL = {
+    nn.GELU: lambda m: (lambda t: F.gelu(t, approximate=m.approximate)),
+    nn.SiLU: lambda m: F.silu,
+    nn.Softplus: lambda m: (lambda t: F.softplus(t, beta=m.beta, threshold=m.threshold)),
+    nn.Tanh: lambda m: torch.tanh,
+    nn.Sigmoid: lambda m: torch.sigmoid,
+    nn.ReLU: lambda m: F.relu,
+}
+ACTIVATION_MODULES = tuple(_FUNCTIONAL) + (nn.Identity,)
+
+
+@dataclass(frozen=True)
+class NetworkReading:
+    """A network as the check reads it: ``maps[l] = (W_l, b_l)`` and ``layers``, the ordered leaves
+    (``("linear", l)``, ``("sigma", fn)``, ``("identity", None)``); ``activations``, the names read
+    (``"gelu"``, ``"gelu(approximate='tanh')"``, ``"relu"``, ...)."""
+
+    maps: tuple
+    layers: tuple
+    activations: tuple
+
+    @property
+    def parameters(self) -> int:
+        """The dense parameter count ``N``: every entry of every ``W_l`` and ``b_l``."""
+        return sum(w.numel() + (0 if b is None else b.numel()) for w, b in self.maps)
+
+    @property
+    def dtype(self) -> torch.dtype:
+        return self.maps[0][0].dtype
+
+
+def _activation_name(module: nn.Module) -> str:
+    """The name of an activation module as the check compares it with the declared ``σ``."""
+    if type(module) is nn.GELU:
+        return "gelu" if module.approximate == "none" else f"gelu(approximate={module.approximate!r})"
+    if type(module) is nn.Softplus:
+        # beta 1 with any threshold >= 20 is softplus to within e^-20 relative (see gadgets.SOFTPLUS_THRESHOLD)
+        return "softplus" if module.beta == 1 and module.threshold >= 20 else (
+            f"softplus(beta={module.beta}, threshold={module.threshold})")
+    return {nn.SiLU: "silu", nn.Tanh: "tanh", nn.Sigmoid: "sigmoid", nn.ReLU: "relu"}[type(module)]
+
+
+def _leaves(net: nn.Module, name: str) -> list[nn.Module]:
+    if type(net) is not nn.Sequential:
+        raise TypeError(f"{name} must be (return) an nn.Sequential (its affine maps are counted; not a subclass), got"
+                        f" {type(net).__name__}")
+    out = []
+    for i, module in enumerate(net):
+        if type(module) is nn.Sequential:
+            out += _leaves(module, name)
+        elif next(module.children(), None) is not None:
+            raise TypeError(f"{name} returned a Sequential whose entry {i} is a {type(module).__name__} with submodules;"
+                            " use (nested) nn.Sequential of Linear and activation modules, whose depth can be counted")
+        elif type(module) is not nn.Linear and type(module) not in ACTIVATION_MODULES:
+            allowed = ", ".join(m.__name__ for m in (nn.Linear,) + ACTIVATION_MODULES)
+            raise TypeError(f"{name} returned a Sequential whose entry {i} is a {type(module).__name__}; its depth cannot"
+                            f" be counted nor its output read as affine maps and an activation: use (nested)"
+                            f" nn.Sequential of {allowed}"
+                            " (exactly these classes, not subclasses)")
+        else:
+            out.append(module)
+    return out
+
+
+def read_network(net: nn.Module, *, name: str = "net") -> NetworkReading:
+    """The affine maps and activations of ``net``, an ``nn.Sequential`` (nested ones flattened) of exactly
+    ``nn.Linear``, the activation modules of :data:`ACTIVATION_MODULES` and ``nn.Identity``.
+
+    Anything else (a subclass, a module with submodules, an unknown leaf) is refused with a ``TypeError`` naming
+    ``name``; so are weights that are not plain tensors of one floating dtype. Forward hooks and replaced
+    ``forward`` methods are never run: :func:`network_values` evaluates the maps read here.
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a string (how errors call the network), got {type(name).__name__}")
+    if not isinstance(net, nn.Module):
+        raise TypeError(f"{name} must be an nn.Sequential of Linear and activation modules, got {type(net).__name__}")
+    hooked = [type(m).__name__ for m in net.modules() if m._forward_hooks or m._forward_pre_hooks]
+    if hooked:
+        raise TypeError(f"{name} returned modules with forward hooks ({', '.join(hooked)}): the check evaluates the"
+                        " affine maps it counts and never runs hooks; remove them")
+    layers, maps, activations = [], [], []
+    for module in _leaves(net, name):
+        if type(module) is nn.Linear:
+            w, b = module.weight, module.bias
+            for label, t in (("weight", w), ("bias", b)):
+                if t is not None and type(t) not in (torch.Tensor, nn.Parameter):
+                    raise TypeError(f"{name} returned a Linear whose {label} is a {type(t).__name__}, not a tensor")
+            layers.append(("linear", len(maps)))
+            maps.append((w.detach(), None if b is None else b.detach()))
+        elif type(module) is nn.Identity:
+            layers.append(("identity", None))
+        else:
+            layers.append(("sigma", _FUNCTIONAL[type(module)](module)))
+            activations.append(_activation_name(module))
+    if not maps:
+        raise ValueError(f"{name} returned an nn.Sequential without nn.Linear maps; it must hold the construction's"
+                         " affine maps (they are counted and evaluated)")
+    if not all(bool(torch.isfinite(t).all()) for w, b in maps for t in (w, b) if t is not None):
+        raise ValueError(f"{name} has non-finite weights (NaN or inf): its output is not a number")
+    dtypes = {w.dtype for w, b in maps} | {b.dtype for w, b in maps if b is not None}
+    if len(dtypes) != 1 or not next(iter(dtypes)).is_floating_point:
+        raise TypeError(f"{name} returned affine maps of dtypes {sorted(map(str, dtypes))}; one floating dtype needed")
+    return NetworkReading(tuple(maps), tuple(layers), tuple(activations))
+
+
+def affine_maps(net: nn.Module, *, name: str = "net") -> list:
+    """The affine maps ``(W_l, b_l)`` of ``net`` in order (:func:`read_network`): the depth the check counts."""
+    return list(read_network(net, name=name).maps)
+
+
+def network_values(reading: NetworkReading, x: torch.Tensor) -> torch.Tensor:
+    """``A_L ∘ σ ∘ ... ∘ A_1 (x)`` from the maps read, with ``F.linear`` in the maps' dtype, as float64 ``(n,)``."""
+    h = x.to(reading.dtype)
+    with torch.no_grad():
+        for kind, item in reading.layers:
+            if kind == "linear":
+                h = F.linear(h, *reading.maps[item])
+            elif kind == "sigma":
+                h = item(h)
+    if h.ndim != 2 or h.shape[1] != 1:
+        raise ValueError(f"build must return a network with one output per point, shape (n, 1); on"
+                         f" ({x.shape[0]}, {x.shape[1]}) points it returned {tuple(h.shape)}")
+    return h[:, 0].to(torch.float64)
+
+
+def _offsets(p: int, d: int) -> tuple:
+    """Offsets across every critical point, in half-bands: ``0, ±s, ±2s, ...`` up to ``±3``, ``s = 2d/p``."""
+    return tuple(j * 2.0 * d / p for j in range(int(1.5 * p / d) + 1))
+
+
+def evaluation_points(K: int, d: int, *, p: int | None = None, device=None) -> torch.Tensor:
+    """Where the check measures at sampling density ``p`` (default :data:`POINTS_PER_CELL`): an ``(n, d)`` float64
+    tensor in ``[0, 1]^d``.
+
+    Every one of the ``K^{2d}`` fine cells at ``p`` non-dyadic points per axis (``(c + (i + θ)/p) h``, θ the golden
+    shift), and across every critical centre of :func:`nnproofs.smooth.network.critical_points` (breakpoints of both
+    grids and bump edges, where the steps are in transition) the offsets ``0, ±s, ±2s, ... <= 3`` half-bands,
+    ``s = 2d/p``:
+    ``d = 1``, these points; ``d = 2``, lines (each such coordinate crossed with ``p`` points per fine cell of the
+    other one, both axes), and every pair of critical centres, where bands of the two axes cross. Doubling ``p``
+    doubles the density along every axis, in the cells and across the bands.
+    """
+    K, d = cells("K", K), dimension(d)
+    p = POINTS_PER_CELL[d] if p is None else positive_int("p", p)
+    budget.refuse_beyond("K", K, cost=8 * d * point_count(K, d, p), limit=budget.memory(), unit="bytes")
+    device = device_of(device)
+    n = K * K * p
+    line = (torch.arange(n, dtype=torch.float64, device=device) + (math.sqrt(5.0) - 1.0) / 2.0) / n
+    critical = torch.tensor(critical_points(K, offsets=_offsets(p, d)), dtype=torch.float64, device=device)
+    if d == 1:
+        return torch.cat([line, critical])[:, None]
+    grid = torch.stack(torch.meshgrid(line, line, indexing="ij"), -1).reshape(-1, 2)
+    across = torch.stack(torch.meshgrid(critical, line, indexing="ij"), -1).reshape(-1, 2)
+    centres = torch.tensor(critical_points(K, offsets=False), dtype=torch.float64, device=device)
+    corners = torch.stack(torch.meshgrid(centres, centres, indexing="ij"), -1).reshape(-1, 2)
+    return torch.cat([grid, across, across.flip(1), corners])
+
+
+def point_count(K: int, d: int, p: int) -> int:
+    """An upper bound on how many points :func:`evaluation_points` returns, from the sizes alone (Python ints)."""
+    n, centres = K * K * p, 4 * (K * K + 1)
+    critical = centres * (2 * len(_offsets(p, d)) - 1)
+    return n + critical if d == 1 else n * n + 2 * critical * n + centres * centres
+
+
+@dataclass(frozen=True)
+class SampledSup:
+    """The sup and RMS error at density ``p``, the sup at ``2p``, and their relative change."""
+
+    sup: float
+    doubled: float
+    rms: float
+    points: int
+
+    @property
+    def change(self) -> float:
+        """``|sup_2p - sup_p| / max(sup_p, sup_2p)`` (0 when both vanish)."""
+        top = max(self.sup, self.doubled)
+        return abs(self.doubled - self.sup) / top if top > 0 else 0.0
+
+    @property
+    def converged(self) -> bool:
+        return self.change < SUP_CONVERGENCE
+
+
+def _errors(reading: NetworkReading, f: Callable, x: torch.Tensor, K: int, chunk: int) -> torch.Tensor:
+    out = []
+    for start in range(0, x.shape[0], chunk):
+        part = x[start:start + chunk]
+        out.append((network_values(reading, part) - finite_values("f", f(part).reshape(-1))).abs())
+    error = torch.cat(out)
+    if not bool(torch.isfinite(error).all()):
+        raise ValueError(f"the network built for K = {K} returned a non-finite value on [0, 1]^{x.shape[1]}")
+    return error
+
+
+def _peaks(x: torch.Tensor, error: torch.Tensor, width: float, m: int) -> torch.Tensor:
+    """The points of the ``m`` largest errors, at most one per box of side ``width`` (distinct peaks, not one peak's
+    shoulders)."""
+    box = (x / width).floor().long()
+    key = (box[:, 0] if x.shape[1] == 1 else box[:, 0] * (2 + int(1 / width)) + box[:, 1]).tolist()
+    chosen, seen = [], set()
+    for i in torch.argsort(error, descending=True)[: 64 * m].tolist():
+        if key[i] not in seen:
+            seen.add(key[i])
+            chosen.append(i)
+            if len(chosen) == m:
+                break
+    return x[chosen]
+
+
+def _around(x: torch.Tensor, step: float) -> torch.Tensor:
+    """A local grid of ``2 REFINE + 1`` points per axis at spacing ``step`` around each row of ``x``, in ``[0, 1]^d``."""
+    t = torch.arange(-REFINE, REFINE + 1, dtype=x.dtype, device=x.device) * step
+    offsets = t[:, None] if x.shape[1] == 1 else torch.stack(torch.meshgrid(t, t, indexing="ij"), -1).reshape(-1, 2)
+    return (x[:, None, :] + offsets[None, :, :]).reshape(-1, x.shape[1]).clamp(0.0, 1.0)
+
+
+def sampled_sup(reading: NetworkReading, f: Callable, K: int, d: int, *, p: int | None = None, device=None,
+                chunk: int = 1 << 14) -> SampledSup:
+    """The sup of ``|f - f̂|`` at density ``p`` and at ``2p`` (rule 11), and the RMS error at ``p``.
+
+    At each density: the errors at :func:`evaluation_points`, then, around the :data:`CANDIDATES` largest (one per
+    box of twice the spacing), local grids of ``2·REFINE + 1`` points per axis spanning the sample's spacing (the cells'
+    ``h/density`` and the bands' ``2d·BAND·h/density``) over ``REFINE^-1`` of it, zoomed :data:`ZOOMS` times around
+    the largest errors of the grid before, so that a peak narrower than the spacing is resolved.
+    """
+    p = POINTS_PER_CELL[d] if p is None else p
+    sups, rms, count = [], 0.0, 0
+    for density in (p, 2 * p):
+        x = evaluation_points(K, d, p=density, device=device)
+        error = _errors(reading, f, x, K, chunk)
+        if density == p:
+            rms, count = math.sqrt(float((error ** 2).mean())), x.shape[0]
+        h, best = 1.0 / (K * K), float(error.max())
+        for spacing in (h / density, 2 * d * BAND * h / density):  # the sample's spacing in the cells, across bands
+            top = _peaks(x, error, 2 * spacing, CANDIDATES[d])
+            for _ in range(ZOOMS):  # zoom in on the largest errors of each local grid
+                grid = _around(top, spacing / REFINE)
+                local = _errors(reading, f, grid, K, chunk)
+                best = max(best, float(local.max()))
+                top = _peaks(grid, local, spacing / 2, CANDIDATES[d])
+                spacing /= REFINE
+        sups.append(best)
+    return SampledSup(sups[0], sups[1], rms, count)
+
+
+def declared(activation: str) -> str:
+    """The name under which :func:`read_network` reports the declared ``σ`` (its module, as built)."""
+    return _activation_name(sg.module(activation))
+
+
+def default_density(d: int) -> int:
+    """:data:`POINTS_PER_CELL` (the same at both scales: the local zoom, not the global density, resolves the
+    peaks, and the full-scale sizes must stay within the work budget)."""
+    return POINTS_PER_CELL[d]

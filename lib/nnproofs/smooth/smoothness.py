@@ -1,0 +1,225 @@
+"""Reading the class of Theorem ``thm-constant-depth`` off the target: is ``f`` in ``C^{k+1}``? (design.md rule 13)
+
+Two independent estimators of the Hölder exponent ``α`` of a function ``g`` on ``[0, 1]``, the less favourable
+deciding:
+
+* :func:`chebyshev_smoothness`: the Chebyshev coefficients of ``|x - a|^α`` decay like ``n^{-α-1}``, those of an
+  analytic ``g`` geometrically, down to round-off;
+* :func:`interpolation_smoothness`: the sup error of ``g``'s own piecewise-polynomial interpolant of degree
+  :data:`INTERPOLATION_DEGREE` on dyadic meshes of side ``h = 2^{-j}`` falls like ``h^{min(α, 6)}``; the cell that
+  holds a singularity decides, so a singularity at an end of ``[0, 1]`` is seen at its true exponent and a small one
+  under a large offset or smooth part is seen once the smooth part's error has fallen below it.
+
+Each gives an :class:`ExponentReading`: an exponent, ``inf`` (coefficients that reach round-off geometrically, or
+errors at round-off on every mesh), or *unread* (round-off reached without such evidence). :func:`read_class`
+combines them, along the line ``[0, 1]`` in ``d = 1`` and along :func:`lines` (axes, edges, diagonals, radial lines
+through the centre) in ``d = 2``: out of the class when any reading lies below ``k + 1 - CLASS_MARGIN``, unread when
+any is unread, in the class otherwise.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+
+from . import gadgets as sg
+from .inputs import degree, device_of, dimension, target
+
+EPS = sg.EPS
+CHEBYSHEV_DEGREE = 1024  # degree of the Chebyshev interpolant on [0, 1] from which chebyshev_smoothness reads g
+MIN_COEFFICIENTS = 4  # the envelope is read when at least 4 of its 24 window degrees lie above round-off
+GEOMETRIC_DECADES = 6  # "analytic" needs coefficients that fall 6 decades below the half-oscillation to round-off
+INTERPOLATION_DEGREE = 5  # local degree of the dyadic interpolants: errors h^min(α, 6)
+MESHES = {1: range(2, 16), 2: range(2, 12)}  # dyadic meshes h = 2^-j read in d = 1 and along each line in d = 2
+MESH_SHIFTS = (0.0, 0.25, 0.5, 0.75)  # each mesh also shifted by these fractions of h: the max over the shifts
+#                                       sees a singularity at any position in its cell (not only near a node)
+END_WINDOWS = (2, 4)  # the exponent is the smaller of the least-squares fits over the last 2 and 4 intervals read
+CLASS_MARGIN = 0.2  # f is read in the class when every exponent is >= k + 1 - 0.2; see tests/test_smooth_class.py:
+#                     exponents k + 1 - 0.3 are read below it (ends, interior, under smooth parts and offsets)
+
+_SAMPLES = np.concatenate([[0.0], (np.arange(8) + (math.sqrt(5.0) - 1.0) / 2.0) / 8.0, [1.0]])
+_NODES = (1.0 - np.cos(np.pi * (np.arange(INTERPOLATION_DEGREE + 1) + 0.5) / (INTERPOLATION_DEGREE + 1))) / 2.0
+
+
+def _lagrange() -> np.ndarray:
+    out = np.ones((_SAMPLES.size, _NODES.size))
+    for i in range(_NODES.size):
+        for j in range(_NODES.size):
+            if j != i:
+                out[:, i] *= (_SAMPLES - _NODES[j]) / (_NODES[i] - _NODES[j])
+    return out
+
+
+_LAGRANGE = _lagrange()
+
+
+@dataclass(frozen=True)
+class ExponentReading:
+    """One estimator's reading: ``exponent`` (``inf`` when the evidence says smooth beyond what is read, ``None``
+    when unread), ``status`` (``"read"``, ``"analytic"``, ``"unread"``) and ``why`` (one line)."""
+
+    exponent: float | None
+    status: str
+    why: str
+
+    @property
+    def read(self) -> bool:
+        return self.status != "unread"
+
+
+@dataclass(frozen=True)
+class ClassReading:
+    """The class of ``f`` as :func:`read_class` reads it: ``exponent`` (the least of the exponents read, ``None``
+    when nothing was read), ``in_class`` (``True``, ``False``, or ``None`` when unread), ``readings`` per line and
+    estimator, and ``why`` (empty when read)."""
+
+    exponent: float | None
+    in_class: bool | None
+    readings: dict = field(default_factory=dict)
+    why: str = ""
+
+
+def _values(g: Callable[[np.ndarray], np.ndarray], t: np.ndarray) -> np.ndarray:
+    y = g(t)
+    if not np.isfinite(y).all():
+        raise ValueError(f"f returned a non-finite value at t = {float(t[~np.isfinite(y)][0]):.6g} on [0, 1]")
+    return y
+
+
+def _chebyshev(g: Callable[[np.ndarray], np.ndarray]) -> ExponentReading:
+    t = np.polynomial.chebyshev.chebpts1(CHEBYSHEV_DEGREE + 1)
+    y = _values(g, (t + 1) / 2)
+    half = (y.max() - y.min()) / 2
+    if half == 0:
+        return ExponentReading(math.inf, "analytic", "constant")
+    c = np.abs(np.polynomial.chebyshev.chebvander(t, CHEBYSHEV_DEGREE).T @ (y - y.min() - half)) * 2 / t.size
+    envelope = np.maximum.accumulate(c[::-1])[::-1]
+    n = np.unique(np.geomspace(CHEBYSHEV_DEGREE // 16, CHEBYSHEV_DEGREE // 2, 24).astype(int))
+    # round-off: each value rounds to ε max|g| (an offset included), a coefficient sums N + 1 of them: ~30 ε max|g|
+    noise = 1e3 * EPS * np.abs(y).max()
+    above = envelope[n] > noise
+    if above.sum() >= MIN_COEFFICIENTS:
+        exponent = float(-1 - np.polyfit(np.log(n[above]), np.log(envelope[n][above]), 1)[0])
+        return ExponentReading(exponent, "read", f"coefficients decay like n^{-exponent - 1:.2f}")
+    if noise <= 10.0 ** -GEOMETRIC_DECADES * half:
+        return ExponentReading(math.inf, "analytic", f"coefficients reach round-off by degree {n[above.sum()]}")
+    return ExponentReading(None, "unread", f"the coefficients sink into round-off ({noise:.1g}, an offset's share"
+                           f" included) within {GEOMETRIC_DECADES} decades of the half-oscillation {half:.2g}")
+
+
+def _interpolation(g: Callable[[np.ndarray], np.ndarray], meshes: range) -> ExponentReading:
+    errors, top, low, high = [], 0.0, math.inf, -math.inf
+    for j in meshes:
+        n, worst = 2 ** j, 0.0
+        for shift in MESH_SHIFTS:
+            m = n if shift == 0 else n - 1
+            left = (np.arange(m)[:, None] + shift) / n
+            y = _values(g, (left + _NODES[None, :] / n).ravel()).reshape(m, -1)
+            z = _values(g, (left + _SAMPLES[None, :] / n).ravel()).reshape(m, -1)
+            worst, top = max(worst, float(np.abs(y @ _LAGRANGE.T - z).max())), max(top, float(np.abs(z).max()))
+            low, high = min(low, float(z.min())), max(high, float(z.max()))
+        errors.append(worst)
+    errors = np.maximum(np.array(errors), np.finfo(np.float64).tiny)
+    spread = (high - low) / 2
+    # values round to ε max|g|; the interpolant's Lebesgue constant is about 2
+    noise = max(10 * EPS * top, np.finfo(np.float64).tiny)
+    read = [i for i in range(len(errors) - 1) if errors[i + 1] >= 100 * noise]  # round-off moves slopes <= 0.03
+    if not read:
+        if spread == 0:
+            return ExponentReading(math.inf, "analytic", "constant")
+        if errors.max() < 100 * noise and 100 * noise <= 10.0 ** -GEOMETRIC_DECADES * spread:
+            return ExponentReading(math.inf, "analytic", "interpolation errors at round-off on every mesh")
+        return ExponentReading(None, "unread", f"the errors are at round-off ({100 * noise:.1g}) from the coarsest"
+                               f" mesh on, within {GEOMETRIC_DECADES} decades of the half-oscillation {spread:.2g}")
+    end = first = read[-1]
+    while first - 1 in read:
+        first -= 1
+    window = list(range(first, end + 2))  # meshes of the contiguous run of intervals read at the end
+    if len(window) < 3:
+        slope = math.log2(errors[window[0]] / errors[window[-1]])
+        if slope >= INTERPOLATION_DEGREE + 0.5:  # full order into round-off within one mesh: resolved
+            return ExponentReading(math.inf, "analytic", f"interpolation errors fall like h^{slope:.1f} into round-off")
+        return ExponentReading(None, "unread", f"one interval of meshes above round-off (h = 2^-{meshes[end]})")
+    logs, logh = np.log(errors[window]), np.array([meshes[i] for i in window]) * math.log(2.0)
+    fits = [-np.polyfit(logh[-w - 1:], logs[-w - 1:], 1)[0] for w in END_WINDOWS if len(window) > w] or \
+        [-np.polyfit(logh, logs, 1)[0]]
+    exponent = float(min(fits))
+    return ExponentReading(exponent, "read", f"interpolation errors fall like h^{exponent:.2f} down to h ="
+                           f" 2^-{meshes[end + 1]}")
+
+
+def _line(f: Callable, start, end, device) -> Callable[[np.ndarray], np.ndarray]:
+    a, b = np.asarray(start, dtype=float), np.asarray(end, dtype=float)
+
+    def g(t: np.ndarray) -> np.ndarray:
+        x = torch.as_tensor(a[None, :] + t[:, None] * (b - a)[None, :], dtype=torch.float64, device=device)
+        with torch.no_grad():
+            return f(x).reshape(-1).detach().cpu().numpy()
+
+    return g
+
+
+def lines() -> dict:
+    """The segments along which :func:`read_class` reads ``f`` in ``d = 2``: name -> (start, end)."""
+    out = {}
+    for c in (0.0, 0.382, 0.618, 1.0):
+        out[f"x₂ = {c:g}"] = ((0.0, c), (1.0, c))
+        out[f"x₁ = {c:g}"] = ((c, 0.0), (c, 1.0))
+    out["diagonal"], out["anti-diagonal"] = ((0.0, 0.0), (1.0, 1.0)), ((0.0, 1.0), (1.0, 0.0))
+    for angle in (22.5, 67.5, 112.5, 157.5):  # radial lines through the centre, between the axes and diagonals
+        u = np.array([math.cos(math.radians(angle)), math.sin(math.radians(angle))])
+        reach = 0.5 / np.abs(u).max()
+        out[f"radial {angle:g}°"] = (tuple(0.5 - reach * u), tuple(0.5 + reach * u))
+    return out
+
+
+def chebyshev_smoothness(f: Callable, device=None) -> ExponentReading:
+    """The Hölder exponent of ``f`` on ``[0, 1]`` (``d = 1``) read from its Chebyshev coefficients (degree
+    :data:`CHEBYSHEV_DEGREE`): ``α̂ = -1 - s`` for the slope ``s`` of their decreasing envelope against ``n`` over
+    ``N/16 <= n <= N/2`` where it lies above round-off (``1e3 ε max|f|``, after the mid-range is removed), when at
+    least :data:`MIN_COEFFICIENTS` do; ``inf`` when fewer do and round-off lies :data:`GEOMETRIC_DECADES` decades
+    below the half-oscillation (geometric decay seen); unread otherwise. Limits: a singularity at an end of
+    ``[0, 1]`` reads about twice its exponent, and a smooth part that needs more than degree 64 hides what lies under
+    it; :func:`interpolation_smoothness` sees both."""
+    device = device_of(device)
+    return _chebyshev(_line(target(f, 1, device), (0.0,), (1.0,), device))
+
+
+def interpolation_smoothness(f: Callable, device=None) -> ExponentReading:
+    """The Hölder exponent of ``f`` on ``[0, 1]`` (``d = 1``) read from the sup error of its piecewise interpolant of
+    degree :data:`INTERPOLATION_DEGREE` (Chebyshev nodes in every cell) on dyadic meshes ``h = 2^{-j}``,
+    ``j`` in :data:`MESHES`, each also shifted by :data:`MESH_SHIFTS`, sampled at ten points per cell: the smaller of
+    the fitted slopes of ``log e_j`` against ``log h`` over the last 2 and 4 intervals read (both errors of an
+    interval at least ``1000 ε max|f|``). ``inf`` when every error lies below that and that lies
+    :data:`GEOMETRIC_DECADES` decades below the half-oscillation, or when one interval falls at the full order into
+    round-off; unread otherwise. Budget: about ``4 · 14 · 2^16`` evaluations of ``f`` (fixed)."""
+    device = device_of(device)
+    return _interpolation(_line(target(f, 1, device), (0.0,), (1.0,), device), MESHES[1])
+
+
+def read_class(f: Callable, *, k: int, d: int = 1, device=None) -> ClassReading:
+    """Whether ``f`` is in ``C^{k+1}`` as far as both estimators can see (Theorem ``thm-constant-depth``'s class):
+    out when any exponent read is below ``k + 1 -`` :data:`CLASS_MARGIN`, unread (``in_class=None``) when any
+    estimator is unread, in otherwise. ``d = 1``: along ``[0, 1]``; ``d = 2``: along every segment of
+    :func:`lines`, whose restrictions must each be in the class (a singularity off every line is seen only through
+    its restrictions: at distance ``δ`` from a line, smoothed at scale ``δ``)."""
+    k, d, device = degree(k), dimension(d), device_of(device)
+    f = target(f, d, device)
+    segments = {"[0, 1]": ((0.0,), (1.0,))} if d == 1 else lines()
+    readings = {}
+    for name, (start, end) in segments.items():
+        g = _line(f, start, end, device)
+        readings[f"{name}, Chebyshev"] = _chebyshev(g)
+        readings[f"{name}, interpolation"] = _interpolation(g, MESHES[d])
+    read = [r.exponent for r in readings.values() if r.read]
+    exponent = min(read) if read else None
+    if exponent is not None and exponent < k + 1 - CLASS_MARGIN:
+        return ClassReading(exponent, False, readings)
+    unread = [name for name, r in readings.items() if not r.read]
+    if unread:
+        return ClassReading(exponent, None, readings, f"the class is unread ({unread[0]}: {readings[unread[0]].why})")
+    return ClassReading(exponent, True, readings)

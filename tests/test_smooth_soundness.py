@@ -1,0 +1,248 @@
+"""Chapter 1, sound by construction (design.md rules 9, 11, 13, 14): the check evaluates what it counts, its sup
+converges or it says so, the class is read by two estimators or the verdict is INCONCLUSIVE, and every size a reader
+could type is refused fast beyond the budget. Targets and constructions here are not the chapter's."""
+
+from __future__ import annotations
+
+import math
+import time
+
+import pytest
+import torch
+from torch import nn
+
+from nnproofs import smooth
+from nnproofs.smooth import evaluation
+
+F64 = torch.float64
+
+
+def wave(x):
+    """An in-class target the chapter never uses: cos(3x + 0.4) + x²/2 (d = 1)."""
+    return torch.cos(3 * x[:, 0] + 0.4) + 0.5 * x[:, 0] ** 2
+
+
+def wave2(x):
+    """An in-class target in d = 2: cos(x₁ + 2x₂) + x₁x₂/2."""
+    return torch.cos(x[:, 0] + 2 * x[:, 1]) + 0.5 * x[:, 0] * x[:, 1]
+
+
+def check(build=smooth.constant_depth_network, f=wave, k=1, Ks=(4, 6, 8, 12), **kw):
+    return smooth.check_constant_depth_rate(f, k=k, Ks=list(Ks), build=build, device="cpu", **kw)
+
+
+# ------------------------------------------------------------------ rule 9: evaluate what you count
+
+def _bent(f, **kw):
+    """forward replaced by one that adds a small smooth term: counted the same, computes something else."""
+    net = smooth.constant_depth_network(f, **kw)
+    net.forward = lambda x: nn.Sequential.forward(net, x) + 1e-3 * torch.sin(7 * x[:, :1])
+    return net
+
+
+class _Tower(nn.Linear):
+    def forward(self, x):
+        return super().forward(x) * 1.0001
+
+
+def _subclassed(f, **kw):
+    net = smooth.constant_depth_network(f, **kw)
+    tower = _Tower(net[0].in_features, net[0].out_features, dtype=F64)
+    tower.load_state_dict(net[0].state_dict())
+    return nn.Sequential(tower, *net[1:])
+
+
+def _other_activation(module):
+    def build(f, **kw):
+        net = smooth.constant_depth_network(f, **kw)
+        return nn.Sequential(*[m if type(m) is nn.Linear else module for m in net])
+    return build
+
+
+def test_a_replaced_forward_is_never_run():
+    """The check measures the maps it counts: the bent forward changes nothing, so the verdict is the intact one."""
+    intact, bent = check(), check(_bent)
+    assert bent.verdict == intact.verdict == "PASSED"
+    assert list(bent.y) == list(intact.y)  # the added term is not measured because it is not counted
+
+
+def test_a_global_forward_hook_changes_nothing():
+    handle = torch.nn.modules.module.register_module_forward_hook(lambda m, i, o: o + 1e-2)
+    try:
+        hooked = check()
+    finally:
+        handle.remove()
+    assert list(hooked.y) == list(check().y)
+
+
+def test_subclasses_and_unknown_modules_are_refused():
+    with pytest.raises(TypeError, match="_Tower"):
+        check(_subclassed)
+    with pytest.raises(TypeError, match="Dropout"):
+        check(lambda f, **kw: nn.Sequential(*smooth.constant_depth_network(f, **kw), nn.Dropout(0.0)))
+
+
+@pytest.mark.parametrize("module, read", [(nn.SiLU(), "silu"), (nn.GELU(approximate="tanh"), "gelu(approximate='tanh')"),
+                                          (nn.Softplus(beta=1.2), "softplus(beta=1.2"), (nn.Tanh(), "tanh")])
+def test_another_activation_under_the_declared_name_fails(module, read):
+    result = check(_other_activation(module))
+    assert result.verdict == "FAILED"
+    failed = [text for text, held in result.requirements.items() if not held]
+    assert len(failed) == 1 and read in failed[0]
+
+
+def test_network_values_agree_with_the_module_on_an_honest_network():
+    net = smooth.constant_depth_network(wave, k=2, K=5, activation="softplus")
+    x = torch.rand(500, 1, dtype=F64, generator=torch.Generator().manual_seed(3))
+    values = evaluation.network_values(smooth.read_network(net), x)
+    assert torch.allclose(values, net(x)[:, 0], rtol=0, atol=1e-12)
+
+
+# ------------------------------------------------------------------ rule 11: a sup that converges
+
+@pytest.mark.parametrize("k, K, activation", [(0, 6, "gelu"), (1, 5, "tanh"), (2, 4, "silu"), (3, 3, "softplus")])
+def test_the_sampled_sup_is_within_one_percent_of_a_brute_force_search(k, K, activation):
+    """d = 1: the sup at p and 2p agree, and a search at 1/64 of a half-band over all of [0, 1] finds at most 1% more."""
+    reading = smooth.read_network(smooth.constant_depth_network(wave, k=k, K=K, activation=activation))
+    sampled = evaluation.sampled_sup(reading, wave, K, 1)
+    x = torch.linspace(0, 1, 64 * 32 * K * K + 1, dtype=F64)[:, None]
+    brute = float((evaluation.network_values(reading, x) - wave(x)).abs().max())
+    assert sampled.converged and max(sampled.sup, sampled.doubled) >= 0.99 * brute
+
+
+def test_d2_is_measured_not_verified():
+    result = check(f=wave2, k=1, Ks=(2, 3), d=2)
+    assert result.verdict == "INCONCLUSIVE" and all(result.requirements.values())
+
+
+def test_a_sup_that_moves_on_doubling_is_inconclusive():
+    """A target with a peak narrower than the base sample (a 2-D bump of width 2e-3 off every critical line)."""
+    def bump(x):
+        return torch.exp(-(((x[:, 0] - 0.4123) ** 2 + (x[:, 1] - 0.6071) ** 2) / 4e-6))
+    reading = smooth.read_network(smooth.constant_depth_network(wave2, k=1, K=3, d=2))
+    sampled = evaluation.sampled_sup(reading, lambda x: wave2(x) + 0.1 * bump(x), 3, 2)
+    assert not sampled.converged
+
+
+def test_without_the_coarse_factor_the_sup_does_not_converge_and_nothing_passes():
+    result = check(smooth.without_coarse_factor_network, k=2, Ks=(4, 6, 8))
+    assert result.verdict != "PASSED"
+    assert min(result.notes["sup change on doubling"]) >= smooth.SUP_CONVERGENCE
+
+
+def test_one_interval_never_passes():
+    result = check(Ks=(8, 12))
+    assert result.verdict == "INCONCLUSIVE" and "too few sizes" in result.inconclusive
+
+
+# ------------------------------------------------------------------ rule 13: read conservatively
+
+OUT = [  # (target, k): exponents 0.3 short of k + 1, at the ends, inside, under smooth parts and offsets
+    (lambda x: wave(x) + x[:, 0] ** 1.7, 1),
+    (lambda x: wave(x) + 3 * (1 - x[:, 0]) ** 2.7, 2),
+    (lambda x: 50 + wave(x) + (x[:, 0] - 0.5813) .abs() ** 3.7, 3),
+    (lambda x: 1e3 + wave(x) + 1e-4 * (x[:, 0] - 0.2917).abs(), 1),
+    (lambda x: torch.sin(30 * x[:, 0]) + (x[:, 0] - 0.1234).abs() ** 2.7, 2),
+]
+
+
+@pytest.mark.parametrize("index", range(len(OUT)))
+def test_targets_short_of_the_class_are_read_out(index):
+    f, k = OUT[index]
+    reading = smooth.read_class(f, k=k)
+    assert reading.in_class is False and reading.exponent < k + 1 - smooth.CLASS_MARGIN
+
+
+def test_an_offset_does_not_change_the_reading():
+    kink = lambda x: wave(x) + 1e-4 * (x[:, 0] - 0.2917).abs()  # noqa: E731
+    plain, lifted = smooth.read_class(kink, k=1), smooth.read_class(lambda x: 1e3 + kink(x), k=1)
+    assert plain.in_class is lifted.in_class is False
+    assert plain.exponent < 1.3 and lifted.exponent < 1.3  # a kink, exponent 1, read as one with or without it
+
+
+@pytest.mark.parametrize("f, k", [(wave, 3), (lambda x: (x[:, 0] - 0.6180).abs() ** 4.3, 3),
+                                  (lambda x: x[:, 0] ** 3.1 + wave(x), 2), (lambda x: 1 / (1.2 - x[:, 0]), 3)])
+def test_in_class_targets_are_read_in(f, k):
+    assert smooth.read_class(f, k=k).in_class is True
+
+
+def test_round_off_without_decay_is_unread_and_inconclusive():
+    """An offset of 1e9 leaves round-off 2e-3 above a unit oscillation: the Chebyshev reading cannot see."""
+    f = lambda x: 1e9 + wave(x)  # noqa: E731
+    reading = smooth.read_class(f, k=1)
+    assert reading.in_class is None and "unread" in reading.why
+    assert check(f=f).verdict in ("INCONCLUSIVE", "FAILED")
+
+
+@pytest.mark.parametrize("f", [
+    lambda x: ((x[:, 0] - 0.5) ** 2 + (x[:, 1] - 0.5) ** 2) ** 0.7 + x[:, 0],  # radial, 1.4 < 1.8
+    lambda x: (x[:, 0] + x[:, 1] - 1).abs() ** 1.5 + torch.cos(x[:, 1]),  # along the anti-diagonal
+    lambda x: (x[:, 1] - 0.382).abs() ** 1.6 * (1 + x[:, 0]),  # along an axis
+    lambda x: x[:, 0] ** 1.5 + torch.sin(x[:, 1]),  # at an edge
+])
+def test_d2_singularities_on_the_read_lines_are_out_of_class(f):
+    assert smooth.read_class(f, k=1, d=2).in_class is False
+
+
+def test_d2_in_class_targets_are_read_in():
+    assert smooth.read_class(wave2, k=1, d=2).in_class is True
+    assert smooth.read_class(smooth.chapter_target, k=1, d=2).in_class is True
+
+
+# ------------------------------------------------------------------ rule 14: budgets
+
+@pytest.mark.parametrize("Ks, d", [([4, 400], 1), ([3, 40], 2), ([4, 5000], 1), ([2, 10**12], 1)])
+def test_sizes_beyond_the_budget_are_refused_fast(Ks, d):
+    start = time.process_time()
+    with pytest.raises(ValueError, match=r"Ks=.*budget"):
+        smooth.check_constant_depth_rate(wave if d == 1 else wave2, k=1, Ks=Ks, d=d)
+    assert time.process_time() - start < 1.0
+
+
+def test_the_chapter_sizes_fit_the_budget_at_both_scales(monkeypatch):
+    from nnproofs import budget
+    from nnproofs.smooth.checks import work_estimate
+    for scale in ("ci", "full"):
+        monkeypatch.setenv("BOOK_SCALE", scale)
+        for d, ks in ((1, range(4)), (2, (1,))):
+            for k in ks:
+                for activation in smooth.ACTIVATIONS:
+                    Ks = smooth.default_Ks(k, d, activation)
+                    cost = work_estimate(Ks, k=k, d=d, points_per_cell=smooth.POINTS_PER_CELL[d])
+                    assert cost <= budget.work(), (scale, d, k, activation)
+
+
+def test_the_work_estimate_bounds_the_parameters_counted():
+    from nnproofs.smooth.checks import PARAMETER_BOUND
+    for d, Ks in ((1, (2, 5, 16)), (2, (2, 3))):
+        for k in range(4):
+            for K in Ks:
+                counted = smooth.read_network(smooth.constant_depth_network(wave if d == 1 else wave2, k=k, K=K,
+                                                                            d=d)).parameters
+                assert counted <= PARAMETER_BOUND[d][k] * (K + 2) ** (2 * d), (d, k, K)
+
+
+def test_learning_curves_need_three_sizes_of_at_least_fifty():
+    for ns in ([1, 2], [100, 200], [20, 100, 200]):
+        with pytest.raises(ValueError, match="ns"):
+            smooth.check_learning_curve(smooth.learning_target, activation="gelu", ns=ns)
+    assert math.isfinite(smooth.LEARNING_MIN_N)
+
+
+def low_amplitude(x):
+    """A target far below the noise (0.1): an honest learner's MSE stays above half the null error at these n."""
+    return 0.01 * torch.cos(3 * x[:, 0])
+
+
+def test_an_honest_learner_on_a_low_amplitude_target_is_inconclusive():
+    result = smooth.check_learning_curve(low_amplitude, activation="tanh", ns=[200, 400, 800], seeds=1)
+    assert result.verdict == "INCONCLUSIVE" and "null error" in result.inconclusive
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(10))
+def test_only_the_null_share_failing_is_inconclusive_on_every_seed(seed):
+    result = smooth.check_learning_curve(low_amplitude, activation="tanh", ns=[200, 400, 800], seeds=1, seed=seed)
+    share_held = all(result.requirements.values())
+    assert result.verdict == ("PASSED" if result.rate_holds and share_held else
+                              "INCONCLUSIVE" if result.rate_holds else "FAILED")
