@@ -49,6 +49,11 @@ class Loss:
                            for t in targets)):
             raise ValueError(f"targets must be a non-empty sequence of finite numbers, got {targets!r:.60}")
         object.__setattr__(self, "targets", tuple(float(t) for t in targets))
+        if (isinstance(self.reach, bool) or not isinstance(self.reach, (int, float)) or not math.isfinite(self.reach)
+                or not 0 < self.reach <= LOSS_PROBE[3]):
+            raise ValueError(f"reach must be a number in (0, {LOSS_PROBE[3]:g}] (predictions probed),"
+                             f" got {self.reach!r:.60}")
+        object.__setattr__(self, "reach", float(self.reach))
 
     def __call__(self, prediction: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
         return self.function(prediction, target)
