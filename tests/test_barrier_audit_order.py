@@ -144,7 +144,8 @@ def test_the_constructive_paths_converge(loss):
 # ---- finding 4: the loss is verified at the data's own targets -------------------------------------------
 
 def _steep(p, y):  # slope 5 away from the integer targets
-    return nn.functional.huber_loss(p, y.expand_as(p), reduction="none", delta=0.5) * (1 + 9 * torch.sin(math.pi * y) ** 2)
+    h = nn.functional.huber_loss(p, y.expand_as(p), reduction="none", delta=0.5)
+    return h * (1 + 9 * torch.sin(math.pi * y) ** 2)
 
 
 def _bumpy(p, y):  # a concave bump near p = 0 away from the integer targets

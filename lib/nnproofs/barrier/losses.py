@@ -49,6 +49,11 @@ class Loss:
                            for t in targets)):
             raise ValueError(f"targets must be a non-empty sequence of finite numbers, got {targets!r:.60}")
         object.__setattr__(self, "targets", tuple(float(t) for t in targets))
+        if (isinstance(self.reach, bool) or not isinstance(self.reach, (int, float)) or not math.isfinite(self.reach)
+                or not 0 < self.reach <= LOSS_PROBE[3]):
+            raise ValueError(f"reach must be a number in (0, {LOSS_PROBE[3]:g}] (predictions probed),"
+                             f" got {self.reach!r:.60}")
+        object.__setattr__(self, "reach", float(self.reach))
 
     def __call__(self, prediction: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
         return self.function(prediction, target)
@@ -100,12 +105,13 @@ def get_loss(loss: str) -> Loss:
 
 def verified_for(loss: Loss, targets: torch.Tensor, predictions: torch.Tensor) -> Loss:
     """``loss`` verified (as :func:`get_loss`) also at the data's ``targets`` that it was not probed at, on the
-    probe's predictions ``|p| ≤ 2·max|predictions| + 1`` (capped at ``LOSS_PROBE[3]``): the returned loss
-    has those targets and that ``reach``. Budget: targets × probed predictions within ``budget.work()``."""
+    probe's predictions ``|p| ≤ 2·max|predictions| + 1`` rounded up to a power of 2 (capped at
+        ``LOSS_PROBE[3]``): the returned loss has those targets and that ``reach``. Budget: targets × probed
+    predictions within ``budget.work()``."""
     new = tuple(sorted(set(targets.reshape(-1).tolist()) - set(loss.targets)))
     if not new:
         return loss
-    reach = min(LOSS_PROBE[3], 2 * float(predictions.abs().max()) + 1)
+    reach = min(LOSS_PROBE[3], 2.0 ** math.ceil(math.log2(2 * float(predictions.abs().max()) + 1)))  # cached
     points = int((_probe().abs() <= reach).sum())
     costs.refuse("y (targets the loss is verified at)", len(new), work=costs.ELEMENT * len(new) * points,
                  memory=8.0 * len(new) * points)
