@@ -230,3 +230,27 @@ def test_as_network_refuses_global_hooks():
         handle.remove()
     W, a = barrier.as_network("A", _net())
     assert W.shape == (4, 2) and a.shape == (4,)
+
+
+@pytest.mark.parametrize("where", ["sequential", "layer"])
+def test_a_forward_replaced_on_the_instance_is_refused(where):
+    from torch import nn
+
+    from nnproofs.barrier import as_network
+
+    net = nn.Sequential(nn.Linear(2, 3, bias=False), nn.ReLU(), nn.Linear(3, 1, bias=False)).double()
+    target = net if where == "sequential" else net[0]
+    target.forward = lambda x: -x.sum(1, keepdim=True)
+    with pytest.raises(ValueError, match="forward replaced"):
+        as_network("A", net)
+
+
+def test_a_loss_that_changes_after_its_check_is_checked_again(monkeypatch):
+    """The verified loss is cached by its behaviour, not its identity: Huber made 5-Lipschitz after a first
+    check (its delta changed) while it still declares 0.5 is refused."""
+    barrier.get_loss("huber")
+    monkeypatch.setattr(losses, "HUBER_DELTA", 5.0)
+    with pytest.raises(ValueError, match="lipschitz"):
+        barrier.get_loss("huber")
+    monkeypatch.undo()
+    assert barrier.get_loss("huber").lipschitz == 0.5

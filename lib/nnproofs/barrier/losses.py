@@ -128,8 +128,21 @@ def _probe() -> torch.Tensor:
     return torch.cat([-half.flip(0), half]).unique()
 
 
-@functools.lru_cache(maxsize=16)
+FINGERPRINT = torch.linspace(-64.0, 64.0, 257, dtype=torch.float64)  # predictions, off the probe's grid too
+
+
 def _verified(loss: Loss) -> Loss:
+    """:func:`_verify` once per loss *and per behaviour*: the cache key holds the loss's values on
+    :data:`FINGERPRINT`, so a loss whose function changes after its first check (a module constant such as
+    ``HUBER_DELTA`` changed, a callable with state) is checked again instead of reusing the old verdict."""
+    y = torch.tensor(loss.targets, dtype=torch.float64)[:, None]
+    values = loss(FINGERPRINT.expand(len(y), -1), y)
+    fingerprint = values.detach().cpu().numpy().tobytes() if isinstance(values, torch.Tensor) else repr(values)
+    return _verify(loss, fingerprint)
+
+
+@functools.lru_cache(maxsize=16)
+def _verify(loss: Loss, fingerprint) -> Loss:
     p = _probe()
     p = p[p.abs() <= loss.reach]
     y = torch.tensor(loss.targets, dtype=torch.float64)[:, None]

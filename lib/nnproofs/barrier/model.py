@@ -51,7 +51,8 @@ _HOOKS = ("_forward_hooks", "_forward_pre_hooks", "_backward_hooks", "_backward_
 
 def _plain(name: str, net: nn.Module) -> None:
     """Refuse a module whose output is not ``Linear, ReLU, Linear`` applied in turn: a parametrization (its
-    weights are computed), a subclass (its own ``forward``) or a hook (on a module or global)."""
+    weights are computed), a subclass (its own ``forward``), a ``forward`` set on the instance or a hook (on a
+    module or global)."""
     modules = [net, *net] if isinstance(net, nn.Sequential) else [net]
     for label, module in zip([name, *(f"{name}[{i}]" for i in range(len(modules) - 1))], modules):
         if parametrize.is_parametrized(module):
@@ -62,6 +63,8 @@ def _plain(name: str, net: nn.Module) -> None:
                             f" change forward), got {type(module).__name__}")
         if any(getattr(module, hooks) for hooks in _HOOKS):
             raise ValueError(f"{label} has hooks, which may change its output; remove them")
+        if "forward" in vars(module):
+            raise ValueError(f"{label} has its forward replaced on the instance, which may change its output")
     if any(getattr(torch_module, f"_global{hooks}") for hooks in _HOOKS):
         raise ValueError(f"{name}: global module hooks are registered, which may change its output; remove them")
 
