@@ -92,11 +92,6 @@ def _claim_eigen() -> RateCheck:
     return check_eigenvalues([2, 3, 4, 5], book_device.sizes(ci=6, full=10))
 
 
-@claim("representation/control-gegenbauer-d2", chapter=CHAPTER, label="thm-spectrum", control=True,
-       statement="control: Gegenbauer C^(0) at d = 2 (the trap) must be rejected")
-def _control_gegenbauer() -> RateCheck:
-    return check_eigenvalues([2, 3], 4, zonal="gegenbauer")
-
 
 @claim("representation/fischer-identity", chapter=CHAPTER, label="thm-sharpened",
        statement="E[q_k(W)²] = σ^(2k)‖f_k‖_F² exactly")
