@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import sympy
 import torch
+from scipy.stats import chi2
 
 from .. import budget
 from ..measure import input_law, sample_inputs
@@ -56,14 +57,17 @@ RATE_MIN_REPLICATES = 10  # replicates per width (the slope's standard error is 
 #   rejected at R = 5 (3 by the median ratio, up to 2.89; 1 by the slope), none at R = 10; the chapter's target in
 #   d = 5 at R = 10: none of the seeds 600-649
 EVAL_BLOCK = 2**18  # hidden activations per block of test points in _centred_values (2 MiB of float64)
-Z_SQUARE_MAX = 4.0  # check_unbiasedness: mean z² over the points; see the constant's measured spread in the tests
-UNBIASEDNESS_MIN_POINTS = 20  # T is a mean over the points: for an unbiased construction P·T is about χ²_P, and
-#                               P(χ²_20 > 80) < 1e-8, where one point exceeds 4 one time in 20 (T = 4.65 seen)
+UNBIASED_FALSE_REJECTION = 1e-6  # check_unbiasedness: the tail probability of each threshold. The errors of one network
+#   at the P test points are strongly correlated (a smooth function of few spherical harmonics), so P·T is not χ²_P: T
+#   and the pooled ratio are each read as χ²_k/k, k = (tr Σ)²/tr(Σ²) the effective number of independent directions
+#   of the errors' covariance Σ over the points (estimated from the replicates, :func:`effective_directions`), and
+#   each threshold is the (1 − 1e-4) quantile of χ²_k/k. With a fixed threshold of 4 (the quantile for k ≈ 500
+#   independent points) correct constructions were rejected on about 1% of seeds, k ≈ 2-4. Measured false
+#   rejections: the seed sweep in tests/test_representation_unbiasedness.py
+UNBIASEDNESS_MIN_POINTS = 20  # test points at least: the effective directions are read from them
 RATE_MIN_SPAN = 4  # largest / smallest width of check_monte_carlo_rate: two octaves for a slope to mean anything
 UNBIASED_MIN_REPLICATES = 20  # below this the replicate standard deviations s_j are too noisy for a z-test
 UNBIASED_MIN_WIDTH = RATIO_MIN_N  # below it a network's error at a point is too far from normal for the z-test
-POOLED_RATIO_MAX = Z_SQUARE_MAX  # MSE of the pooled network (width R·n) / its exact prediction: for an unbiased
-#   construction it tracks the mean z² (0.69..1.74 against 0.66..1.59, seeds 100-108), so it gets the same threshold
 DETECTION_LIMIT = 0.1  # check_unbiasedness claims to see a mean f_0 + c(f − f_0) with |c − 1| >= 0.1 (a 10% offset) ...
 DETECTION_RESOLUTIONS = 4.0  # ... when |c − 1| = 0.1 is at least this many resolutions r = √(pooled prediction)/‖f − f_0‖
 #   (a bias δ‖f − f_0‖ adds about (δ/r)² to the mean z²). Measured on the chapter's target at its sizes (r = 0.0250):
@@ -85,7 +89,8 @@ EIGEN_MAX_WORK = 2e6  # check_eigenvalues: len(ds)·k_max⁴/8 rational operatio
 
 
 def _representation_and_test_points(poly, variables, sigma, inputs, build, seed: int, test_points: int):
-    """``build``'s representation of ``poly``, a seeded generator, ``test_points`` inputs and :math:`f - f_0` on them."""
+    """``build``'s representation of ``poly``, whether it represents ``poly`` (:func:`_represents`), a seeded generator,
+    ``test_points`` inputs and the representation's :math:`f - f_0` on them."""
     input_law(inputs)
     seed = nonnegative_int("seed", seed)
     if seed >= 2**63:
@@ -95,7 +100,24 @@ def _representation_and_test_points(poly, variables, sigma, inputs, build, seed:
         raise ValueError(f"poly = {poly} is constant: there is nothing to approximate, the error is 0 for every n")
     g = torch.Generator(device=rep.device).manual_seed(seed)
     x = sample_inputs(test_points, rep.dimension, inputs, generator=g)
-    return rep, g, x, rep.centred_target(x)
+    return rep, _represents(rep, poly, variables), g, x, rep.centred_target(x)
+
+
+REPRESENTS_POLY = "the build represents the poly passed: same variables, parts summing to poly − f_0, constant f_0 (exact)"
+
+
+def _represents(rep: SharpenedRepresentation, poly, variables) -> bool:
+    """Whether ``rep`` is a representation of ``poly`` itself, not of another polynomial: the same variables in the same
+    order, parts whose sum is :math:`f - f_0` (exact rationals, :func:`representation_symbolic.homogeneous_parts`) and
+    the constant :math:`f_0` (as the float64 field holds it). Every check measures against ``rep``; this joint ties
+    ``rep`` to the polynomial the reader passed (design.md rule 10)."""
+    variables = sym.check_variables(variables)
+    parts = sym.homogeneous_parts(poly, variables)
+    constant = parts.pop(0, sympy.Integer(0))
+    if tuple(rep.variables) != tuple(variables) or rep.constant != float(constant):
+        return False
+    zero = sympy.Integer(0)
+    return sympy.expand(sum(rep.parts.values(), zero) - sum(parts.values(), zero)) == 0
 
 
 def _built(build, poly, variables, sigma, inputs) -> SharpenedRepresentation:
@@ -282,7 +304,7 @@ def check_monte_carlo_rate(
             " 400-429: median MSE/prediction 0.08 at n = 1000 rising to 0.24 at n = 8000, mean-based slope −0.34 on average"
             " instead of −0.5, a correct construction rejected at seed 402; on the ball [-1, 1]: 0.10 rising to 0.29,"
             " rejected at seed 416)")
-    rep, g, x, fx = _representation_and_test_points(poly, variables, sigma, inputs, build, seed, test_points)
+    rep, represents, g, x, fx = _representation_and_test_points(poly, variables, sigma, inputs, build, seed, test_points)
     mse, mse_se, predicted, worst_bias, frac_above, medians, draws = [], [], [], -math.inf, [], [], []
     bound = rep.rms_bound(inputs)
     for n in ns:
@@ -310,6 +332,7 @@ def check_monte_carlo_rate(
             requirements={
                 f"median MSE / predicted MSE <= {RATIO_MAX:g} for every n": all(r <= RATIO_MAX for r in medians),
                 "every first-layer bias <= 0": worst_bias <= 0.0,
+                REPRESENTS_POLY: represents,
             },
             inconclusive=inconclusive,
             notes={"n": ns, "MSE/prediction": ratios, "median MSE/prediction": medians, "mean MSE": mse,
@@ -319,7 +342,7 @@ def check_monte_carlo_rate(
         )
 
     verdict = judged()
-    tail = heavy_tail(draws, predicted, failed=not verdict.passed) if worst_bias <= 0.0 else ""
+    tail = heavy_tail(draws, predicted, failed=not verdict.passed) if worst_bias <= 0.0 and represents else ""
     return judged(tail) if tail else verdict
 
 
@@ -350,9 +373,12 @@ def check_unbiasedness(
 
     :math:`z_j = \\bar e_j/(s_j/\\sqrt R)`, :math:`\\bar e_j, s_j` the mean and standard deviation over the :math:`R`
     replicates of :math:`(f_n - f_0)(x_j) - (f - f_0)(x_j)` (the constant is compared exactly, not in the sum). Measured:
-    :math:`T = \\frac1P\\sum_j z_j^2` (about 1 without bias), required :math:`\\le` ``Z_SQUARE_MAX``. Requirement: the
-    pooled network (the average of the :math:`R` networks, width :math:`Rn`) has MSE at most ``POOLED_RATIO_MAX`` times
-    its exact prediction (``thm-monte-carlo``; an exploding variance makes every :math:`z_j` small and fails here).
+    :math:`T = \\frac1P\\sum_j z_j^2` (about 1 without bias), required :math:`\\le` the :math:`1 - 10^{-4}` quantile of
+    :math:`\\chi^2_k/k`, :math:`k` the errors' effective number of independent directions (:func:`effective_directions`,
+    ``UNBIASED_FALSE_REJECTION``: the errors at the points are strongly correlated). Requirements: the build represents
+    ``poly`` itself (:func:`_represents`, exact); the
+    pooled network (the average of the :math:`R` networks, width :math:`Rn`) has MSE at most the same quantile (its own
+    :math:`k`) times its exact prediction (``thm-monte-carlo``; an exploding variance makes every :math:`z_j` small and fails here).
 
     Resolution :math:`r = \\sqrt{E\\|\\bar f_{Rn} - f\\|^2}/\\|f - f_0\\|_{L^2(D)}`, exact before sampling: a mean
     :math:`f_0 + c(f - f_0)` is rejected for :math:`|c - 1| \\ge 4r` (``DETECTION_RESOLUTIONS``). With ``width=None``
@@ -380,7 +406,7 @@ def check_unbiasedness(
     if d == 1:
         raise ValueError("check_unbiasedness needs d >= 2 (variables has one): on the sphere S^0 = {-1, 1} the test"
                          " points repeat two values, so the mean of z² averages two heavy-tailed values, for which the"
-                         f" threshold {Z_SQUARE_MAX:g} (set on many distinct points) does not hold; on the ball [-1, 1]"
+                         " threshold (set on many distinct points) does not hold; on the ball [-1, 1]"
                          " the points near 0 are reached by no neuron (every bias −S < 0 and ⟨W, x⟩ = Wx is small), so"
                          " all replicates have the same error there and z = ±∞")
     limit, pooled_max = budget.work(), int(UNBIASED_MAX_POOLED_WIDTH * budget.factor())
@@ -389,7 +415,7 @@ def check_unbiasedness(
     budget.refuse_beyond("replicates × width × test_points", (replicates, width, test_points),
                          cost=_sampling_cost(width or UNBIASED_MIN_WIDTH, replicates, test_points, d), limit=limit,
                          unit="operations")
-    rep, g, x, fx = _representation_and_test_points(poly, variables, sigma, inputs, build, seed, test_points)
+    rep, represents, g, x, fx = _representation_and_test_points(poly, variables, sigma, inputs, build, seed, test_points)
     per_neuron, variance = rep.predicted_mse(1, inputs), rep.target_variance(inputs)
     beyond = ""
     if width is None:
@@ -416,6 +442,8 @@ def check_unbiasedness(
                          " input law (inputs)")
     z = errors.mean(0) / (spread / math.sqrt(replicates))
     statistic = float((z**2).mean())
+    k_z, k_pooled = effective_directions(errors / spread), effective_directions(errors)
+    z_max, pooled_max_ratio = _chi2_mean_quantile(k_z), _chi2_mean_quantile(k_pooled)
     counts = sorted({min(2**i, replicates) for i in range(replicates.bit_length() + 1)})
     cumulative = errors.cumsum(0)
     pooled_rms = [float(((cumulative[m - 1] / m) ** 2).mean().sqrt()) for m in counts]
@@ -424,27 +452,46 @@ def check_unbiasedness(
     resolution = math.sqrt(pooled_prediction / variance)
     draws = (errors**2).mean(1).tolist()
     median = float(np.median(draws)) / (per_neuron / width)
-    failed = statistic > Z_SQUARE_MAX or pooled_ratio > POOLED_RATIO_MAX
-    tail = heavy_tail([draws], [per_neuron / width], failed=failed) if worst_bias <= 0.0 else ""
+    failed = statistic > z_max or pooled_ratio > pooled_max_ratio
+    tail = heavy_tail([draws], [per_neuron / width], failed=failed) if worst_bias <= 0.0 and represents else ""
     trusted_failure = failed and resolution <= FAILURE_MAX_RESOLUTION and not tail
     blind = (f"resolution r = √(pooled prediction)/‖f − f_0‖ = {resolution:.3g}: {DETECTION_RESOLUTIONS:g} r ="
              f" {DETECTION_RESOLUTIONS * resolution:.3g} > {DETECTION_LIMIT:g}, a {DETECTION_LIMIT:.0%} offset of the"
              " mean cannot be resolved") if DETECTION_RESOLUTIONS * resolution > DETECTION_LIMIT else ""
-    reason = "" if trusted_failure else "; ".join(filter(None, (beyond, blind, tail)))
+    reason = "" if trusted_failure or not represents else "; ".join(filter(None, (beyond, blind, tail)))
     return rate_check(
         f"unbiasedness: {replicates} networks of width {width}, d = {rep.dimension}, {inputs}, per-point z-test of"
         f" their mean against f ({test_points} points)",
-        [m * width for m in counts], pooled_rms, expected=1.0, tolerance=Z_SQUARE_MAX - 1.0, sense="<=",
+        [m * width for m in counts], pooled_rms, expected=1.0, tolerance=z_max - 1.0, sense="<=",
         measured=statistic, quantity="mean over the points of z² (z: replicate mean error / its standard error)",
-        requirements={f"MSE of the pooled network / its exact prediction <= {POOLED_RATIO_MAX:g}":
-                      pooled_ratio <= POOLED_RATIO_MAX},
+        requirements={f"MSE of the pooled network / its exact prediction <= {pooled_max_ratio:.3g} (χ²_k/k, k ="
+                      f" {k_pooled:.3g})": pooled_ratio <= pooled_max_ratio, REPRESENTS_POLY: represents},
         inconclusive=reason,
-        notes={"pooled MSE / prediction": pooled_ratio, "resolution r = √(pooled prediction)/‖f − f_0‖": resolution,
+        notes={"pooled MSE / prediction": pooled_ratio, "effective directions k (z, pooled)": [k_z, k_pooled],
+               "thresholds (mean z², pooled ratio)": [z_max, pooled_max_ratio], "resolution r = √(pooled prediction)/‖f − f_0‖": resolution,
                "smallest detected offset |c − 1| = 4 r": DETECTION_RESOLUTIONS * resolution,
                "median MSE / prediction of one network": median, "largest |z|": float(z.abs().max()),
                "replicates": replicates, "width": width, "pooled width": replicates * width,
                "RMS of the pooled network": pooled_rms[-1], "predicted RMS of the pooled network": math.sqrt(pooled_prediction)},
     )
+
+
+def effective_directions(errors: torch.Tensor) -> float:
+    """:math:`k = (\\operatorname{tr}\\hat\\Sigma)^2/\\operatorname{tr}(\\hat\\Sigma^2)`, the effective number of independent
+    directions of the sample covariance :math:`\\hat\\Sigma` over the columns (test points) of the ``(R, P)`` replicate
+    errors, from the :math:`R \\times R` Gram matrix (same nonzero spectrum). A quadratic form :math:`\\frac1P\\sum_j z_j^2`
+    of correlated normals with this covariance has mean 1 and the variance of :math:`\\chi^2_k/k`; the sample
+    :math:`\\operatorname{tr}(\\hat\\Sigma^2)` is biased upwards (by about :math:`(\\operatorname{tr}\\Sigma)^2/R`), so
+    :math:`k` is understated and the threshold conservative."""
+    centred = errors - errors.mean(0)
+    gram = centred @ centred.T
+    return float(torch.trace(gram) ** 2 / (gram**2).sum())
+
+
+def _chi2_mean_quantile(k: float) -> float:
+    """The :math:`1 -` ``UNBIASED_FALSE_REJECTION`` quantile of :math:`\\chi^2_k/k` (mean 1)."""
+    return float(chi2.ppf(1.0 - UNBIASED_FALSE_REJECTION, k) / k)
+
 
 def check_dimension_stability(
     target: Callable[[int], tuple],
@@ -486,13 +533,14 @@ def check_dimension_stability(
         raise ValueError(f"slope_tolerance must be >= 0, got {slope_tolerance!r}")
     build = sharpened_representation if build is None else build
     ratios: dict[int, list[float]] = {}
-    bounds, ceilings_hold, represents = [], True, True
+    bounds, ceilings_hold, represents, represents_poly = [], True, True, True
     for d in ds:
         poly, variables = _target_at(target, d)
         rep = _built(build, poly, variables, sigma, inputs)
         if not rep.weights:
             raise ValueError(f"target({d}) is constant: nothing to approximate")
         represents &= rep.represents_target()
+        represents_poly &= _represents(rep, poly, variables)
         for k, c in rep.constants(inputs).items():
             ratios.setdefault(k, []).append(c["ratio"])
             ceilings_hold &= c["ratio"] <= c["ceiling"]
@@ -503,6 +551,7 @@ def check_dimension_stability(
         ds, bounds, expected=0.0, tolerance=slope_tolerance, sense="<=", quantity="slope of B = Σ√M_k against d",
         requirements={
             "the build represents f at every d (exact identities, biases <= 0, unscaled outputs)": bool(represents),
+            f"{REPRESENTS_POLY}, target(d) at every d": bool(represents_poly),
             "√M_k/‖f_k‖_F does not increase from one d to the next": monotone,
             "√M_k/‖f_k‖_F <= our dimension-free ceiling C_k": bool(ceilings_hold),
         },
@@ -514,8 +563,8 @@ def check_eigenvalues(ds: Sequence[int], k_max: int, *, zonal: str = "chebyshev"
     """Exact :math:`\\lambda_{k,j}` (sphere, the Gamma ratio of ``thm-spectrum``, :func:`representation_symbolic.eigenvalue`)
     against the Funk–Hecke integral integrated exactly (:func:`funk_hecke_eigenvalue`, rational arithmetic) for every
     :math:`d` in ``ds``, :math:`0 \\le j \\le k \\le` ``k_max``, :math:`k - j` even. Measured: the largest relative
-    deviation, required 0 (exact); every Funk–Hecke value must be defined (the Gegenbauer formula at :math:`d = 2` is
-    not). The log-log data are :math:`\\lambda_{k,k}` against :math:`k` at the largest :math:`d` (for the figure only).
+    deviation, required 0 (exact); where a Funk–Hecke value is undefined (``zonal="gegenbauer"`` at :math:`d = 2`,
+    :math:`j \\ge 1`: :math:`0/0`) and every computable one agrees, INCONCLUSIVE; an unknown ``zonal`` is a ValueError. The log-log data are :math:`\\lambda_{k,k}` against :math:`k` at the largest :math:`d` (for the figure only).
     Budget: about ``len(ds)`` · ``k_max``:sup:`4` / 8 rational operations within ``EIGEN_MAX_WORK``."""
     if isinstance(ds, (str, bytes)) or not isinstance(ds, Sequence) or not ds:
         raise TypeError(f"ds must be a non-empty sequence of ints >= 2, got {ds!r}")
@@ -526,17 +575,17 @@ def check_eigenvalues(ds: Sequence[int], k_max: int, *, zonal: str = "chebyshev"
     budget.refuse_beyond("k_max", k_max, cost=k_max**4 / 8, limit=limit, unit="rational operations")
     budget.refuse_beyond("ds", ds, cost=len(ds) * k_max**4 / 8, limit=limit, unit="rational operations")
     ds = [int_at_least(f"ds[{i}]", d, 2) for i, d in enumerate(ds)]
-    worst, defined, rows = sympy.Integer(0), True, []
+    if zonal not in ("chebyshev", "gegenbauer"):
+        raise ValueError(f"zonal must be 'chebyshev' or 'gegenbauer', got {zonal!r}")
+    worst, undefined, rows = sympy.Integer(0), [], []
     for d in ds:
         for k in range(k_max + 1):
             for j in range(k % 2, k + 1, 2):
-                exact = sym.eigenvalue(k, j, d)
-                try:
-                    integral = funk_hecke_eigenvalue(k, j, d, zonal=zonal)
-                except ValueError:  # the Gegenbauer trap at d = 2
-                    defined = False
+                if d == 2 and zonal == "gegenbauer" and j >= 1:  # the Gegenbauer trap: C_j^(0) ≡ 0, so 0/0
+                    undefined.append((d, k, j))
                     continue
-                worst = max(worst, abs(integral - exact) / exact)
+                exact = sym.eigenvalue(k, j, d)
+                worst = max(worst, abs(funk_hecke_eigenvalue(k, j, d, zonal=zonal) - exact) / exact)
                 rows.append((d, k, j, float(exact)))
     top = [r for r in rows if r[0] == max(ds) and r[1] == r[2] and r[1] >= 1]
     xs = [float(r[1]) for r in top] if len(top) >= 2 else [1.0, 2.0]
@@ -546,8 +595,9 @@ def check_eigenvalues(ds: Sequence[int], k_max: int, *, zonal: str = "chebyshev"
         f" k <= {k_max}",
         xs, ys, expected=0.0, tolerance=0.0, sense="<=", measured=float(worst),
         quantity="largest relative deviation of the Funk–Hecke integral from the closed form (exact rationals)",
-        requirements={"every Funk–Hecke value is defined": defined},
-        notes={"pairs compared": len(rows), "d": ds},
+        inconclusive=(f"{len(undefined)} Funk–Hecke values are undefined (zonal='gegenbauer' at d = 2, j >= 1: C_j^(0)"
+                      " ≡ 0, so 0/0; zonal='chebyshev' is the normalised limit)") if undefined and worst == 0 else "",
+        notes={"pairs compared": len(rows), "pairs undefined": len(undefined), "d": ds},
     )
 
 
