@@ -286,3 +286,20 @@ def test_maps_whose_shapes_do_not_chain_are_refused_by_name():
         check(build=build)
     with pytest.raises(ValueError, match="net has affine maps"):
         smooth.read_network(nn.Sequential(nn.Linear(2, 3), nn.Tanh(), nn.Linear(2, 1)))
+
+
+# ------------------------------------------------------------------ rule 11: curvature read up to the ends, refined
+
+@pytest.mark.parametrize("f", [
+    lambda x: torch.relu(x[:, 0] - 3e-4) ** 2 / 2,  # f'' = 0 on [0, 3e-4]: below the old first sample
+    lambda x: torch.relu(0.9996 - x[:, 0]) ** 2 / 2,  # the same at the right end
+    lambda x: x[:, 0] ** 2 / 2 - 0.5 * torch.relu(4e-6 - (x[:, 0] - 0.613).abs()) ** 2,  # interior dip, width 8e-6
+])
+def test_curvature_that_fails_near_the_ends_or_in_a_narrow_dip_is_refused(f):
+    with pytest.raises(ValueError, match="violates the theorem's assumption"):
+        smooth.check_curvature(f, 0.8)
+
+
+def test_curvature_at_every_scale_accepts_in_class_targets():
+    assert smooth.check_curvature(lambda x: torch.exp(2 * x[:, 0]), 3.9) == 1
+    assert smooth.check_curvature(lambda x: -torch.cosh(x[:, 0] - 0.3), 0.99) == -1
