@@ -339,7 +339,7 @@ def _end_verdict(Ks: list[int], errors: list[float], slopes: list[float], floor:
     if max(errors) < FLOOR_MARGIN * floor:  # reproduced to round-off: the one-sided bound holds (rule 2)
         return {"measured": expected, "end": [], "inconclusive": "",
                 "quantity": f"every error within {above} (η = {floor:.2g}): reproduced to round-off, the bound"
-                            " holds at the floor (rule 2; no interval of K is read, the rate is not measured)"}
+                            " holds at the floor (rule 2; no interval of K is read: no slope is measured, the rate is reported)"}
     quantity = f"largest local slope against K over the last {intervals} intervals above {above}"
     needed = intervals  # a single interval never decides a PASS (rule 13); k = 3 needs its three (END_INTERVALS_K3)
     if len(read) < needed:
