@@ -204,7 +204,7 @@ def test_the_chapter_sizes_fit_the_budget_at_both_scales(monkeypatch):
     from nnproofs.smooth.checks import work_estimate
     for scale in ("ci", "full"):
         monkeypatch.setenv("BOOK_SCALE", scale)
-        for d, ks in ((1, range(4)), (2, (1,))):
+        for d, ks in ((1, range(4)), (2, range(4))):  # every default a reader can ask for, not only the chapter's
             for k in ks:
                 for activation in smooth.ACTIVATIONS:
                     Ks = smooth.default_Ks(k, d, activation)
@@ -246,3 +246,60 @@ def test_only_the_null_share_failing_is_inconclusive_on_every_seed(seed):
     share_held = all(result.requirements.values())
     assert result.verdict == ("PASSED" if result.rate_holds and share_held else
                               "INCONCLUSIVE" if result.rate_holds else "FAILED")
+
+
+# ------------------------------------------------------------------ rules 1, 2: in-class targets are never failed
+
+@pytest.mark.parametrize(("f", "k", "activation"), [
+    (lambda x: 1 / (1 + 150 * (x[:, 0] - 0.55) ** 2), 2, "sigmoid"),  # narrow Runge: slopes flatten at K <= 5
+    (lambda x: 1 / (1 + 200 * (x[:, 0] - 0.4) ** 2), 2, "softplus"),
+    (lambda x: torch.exp(-0.4 / (1 - x[:, 0]).clamp_min(1e-300)), 3, "gelu"),  # flat bump at x = 1
+    (lambda x: torch.exp(-0.7 / x[:, 0].clamp_min(1e-300)), 2, "tanh"),  # flat at x = 0
+])
+def test_in_class_targets_whose_slopes_flatten_are_not_failed(f, k, activation):
+    check = smooth.check_constant_depth_rate(f, k=k, Ks=smooth.default_Ks(k, 1, activation), activation=activation,
+                                             device="cpu")
+    assert check.verdict in ("PASSED", "INCONCLUSIVE"), check.report()
+    assert all(check.requirements.values())
+
+
+@pytest.mark.parametrize(("f", "k", "activation"), [
+    (lambda x: 0.5 - 0.2 * x[:, 0] + 0.9 * x[:, 0] ** 2, 2, "gelu"), (lambda x: 2 - 0.4 * x[:, 0], 1, "sigmoid"),
+    (lambda x: x[:, 0] ** 3 - x[:, 0], 3, "silu")])
+def test_targets_reproduced_to_round_off_pass(f, k, activation):
+    check = smooth.check_constant_depth_rate(f, k=k, Ks=smooth.default_Ks(k, 1, activation), activation=activation,
+                                             device="cpu")
+    assert check.verdict == "PASSED" and check.notes["intervals read (K)"] == [], check.report()
+
+
+def test_a_degree_short_construction_on_a_flattening_target_still_fails():
+    """The flattening rule needs a slope beyond -2k - tol; one degree short stays near -2k."""
+    check = smooth.check_constant_depth_rate(lambda x: 1 / (1 + 150 * (x[:, 0] - 0.55) ** 2), k=2,
+                                             Ks=smooth.default_Ks(2), build=smooth.one_degree_short_network)
+    assert check.verdict == "FAILED"
+
+
+def test_maps_whose_shapes_do_not_chain_are_refused_by_name():
+    def build(f, **kw):
+        return nn.Sequential(nn.Linear(1, 3, dtype=F64), nn.GELU(), nn.Linear(4, 1, dtype=F64))
+    with pytest.raises(ValueError, match=r"build has affine maps whose shapes do not chain.*K = 4"):
+        check(build=build)
+    with pytest.raises(ValueError, match="net has affine maps"):
+        smooth.read_network(nn.Sequential(nn.Linear(2, 3), nn.Tanh(), nn.Linear(2, 1)))
+
+
+# ------------------------------------------------------------------ rule 11: curvature read up to the ends, refined
+
+@pytest.mark.parametrize("f", [
+    lambda x: torch.relu(x[:, 0] - 3e-4) ** 2 / 2,  # f'' = 0 on [0, 3e-4]: below the old first sample
+    lambda x: torch.relu(0.9996 - x[:, 0]) ** 2 / 2,  # the same at the right end
+    lambda x: x[:, 0] ** 2 / 2 - 0.5 * torch.relu(4e-6 - (x[:, 0] - 0.613).abs()) ** 2,  # interior dip, width 8e-6
+])
+def test_curvature_that_fails_near_the_ends_or_in_a_narrow_dip_is_refused(f):
+    with pytest.raises(ValueError, match="violates the theorem's assumption"):
+        smooth.check_curvature(f, 0.8)
+
+
+def test_curvature_at_every_scale_accepts_in_class_targets():
+    assert smooth.check_curvature(lambda x: torch.exp(2 * x[:, 0]), 3.9) == 1
+    assert smooth.check_curvature(lambda x: -torch.cosh(x[:, 0] - 0.3), 0.99) == -1

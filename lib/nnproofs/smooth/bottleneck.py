@@ -20,6 +20,8 @@ from . import gadgets as sg
 from .inputs import device_of, target
 from .training import fit_target
 
+EPS = sg.EPS
+
 
 STALLED = 1.0 / 16  # a fit whose sup error is at least μ/16, the floor of a single linear piece (P = 1), has not
 #                     used its units: it stalled (seen: sigmoid nets stuck at the mean of f, sup error ~ max|f - mean f|)
@@ -41,28 +43,42 @@ def relu_piece_count(net: nn.Sequential, a: float = 0.0, b: float = 1.0) -> int:
     return linear_pieces(net, a, b)
 
 
-def check_curvature(f: Callable, mu: float, *, samples: int = 1025) -> int:
+def check_curvature(f: Callable, mu: float, *, samples: int = (1 << 20) + 1) -> int:
     """The sign ``±1`` of ``f''`` if ``|f''| >= μ`` on ``[0, 1]`` (within 1%), else a ValueError.
 
-    ``f''`` is estimated by central differences with step ``10^-3`` at ``samples`` points: the
-    truncation error ``10^-6 max|f''''|/12`` and the round-off ``~10^-10 max|f|`` are far below 1% of ``μ``
-    for the targets this is meant for.
+    ``f''`` is read from second differences ``(f(x - h) - 2f(x) + f(x + h))/h²`` on the grids of spacing
+    ``h = 2^-4, 2^-5, ...`` that cover ``[0, 1]`` ends included, down to ``1/(samples - 1)``; each equals ``f''``
+    averaged over ``[x - h, x + h]``, so every such window at every scale must average ``>= 0.99 μ`` (scales
+    where the round-off ``4ε max|f|/h²`` exceeds ``μ/100`` are skipped). Resolution: a dip of ``f''`` narrower
+    than ``1/(samples - 1)`` (``~10⁻⁶`` by default) can pass. Budget: ``samples`` points, ``8·samples`` bytes
+    at most :func:`nnproofs.budget.memory`.
     """
     mu = finite_real("mu", mu)
     if mu <= 0:
         raise ValueError(f"mu must be > 0 (a lower bound on |f''|), got {mu!r}")
     samples = positive_int("samples", samples)
+    if samples < 17:
+        raise ValueError(f"samples must be >= 17 (the coarsest grid, h = 1/16, ends included), got {samples}")
     budget.refuse_beyond("samples", samples, cost=3 * 8 * samples, limit=budget.memory(), unit="bytes")
     if not callable(f):
         raise TypeError(f"f must be a callable, got {type(f).__name__}")
-    eta = 1e-3
-    x = torch.linspace(eta, 1.0 - eta, samples, dtype=torch.float64)[:, None]
-    second = (f(x + eta).reshape(-1) - 2 * f(x).reshape(-1) + f(x - eta).reshape(-1)) / eta**2
-    sign = 1 if float(second.mean()) > 0 else -1
-    worst = int(torch.argmin(sign * second))
-    if not float(sign * second[worst]) >= 0.99 * mu:
-        raise ValueError(f"f violates the theorem's assumption |f''| >= mu = {mu:g} with a fixed sign: f''({float(x[worst]):.4g})"
-                         f" ≈ {float(second[worst]):.4g}")
+    sign, intervals = 0, 16
+    while intervals <= samples - 1:
+        x = torch.linspace(0.0, 1.0, intervals + 1, dtype=torch.float64)[:, None]
+        values = f(x).reshape(-1)
+        if not bool(torch.isfinite(values).all()):
+            raise ValueError("f returned non-finite values on [0, 1]: f'' cannot be read")
+        h = 1.0 / intervals
+        second = (values[:-2] - 2 * values[1:-1] + values[2:]) / h**2
+        if sign == 0:
+            sign = 1 if float(second.mean()) > 0 else -1
+        if 4 * EPS * float(values.abs().max()) / h**2 <= 0.01 * mu:
+            worst = int(torch.argmin(sign * second))
+            if not float(sign * second[worst]) >= 0.99 * mu:
+                raise ValueError(f"f violates the theorem's assumption |f''| >= mu = {mu:g} with a fixed sign: the"
+                                 f" mean of f'' over [{float(x[worst]):.4g}, {float(x[worst + 2]):.4g}] is"
+                                 f" ≈ {float(second[worst]):.4g}")
+        intervals *= 2
     return sign
 
 

@@ -196,9 +196,11 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
     Claim: one-sided with the floor ``η`` (:func:`round_off_floor`), read at the asymptotic end: the local slopes
     ``log(e_{i+1}/e_i)/log(K_{i+1}/K_i)`` over the last :data:`END_INTERVALS` intervals (:data:`END_INTERVALS_K3`
     for ``k = 3``) whose larger-``K`` error is ``>= FLOOR_MARGIN · η`` must be ``<= -2(k+1) + END_SLOPE_TOL`` and
-    end at the largest ``K``. PASSED when they do and every requirement holds; INCONCLUSIVE when no size or too few
+    end at the largest ``K``. PASSED when they do and every requirement holds, or when every error lies within
+    ``FLOOR_MARGIN · η`` (reproduced to round-off; rule 2); INCONCLUSIVE when too few sizes
     lie above the floor (a single interval never passes), when the largest sizes are not read, when the slopes
-    steepen towards the rate (pre-asymptotic, see ``_end_verdict``), when the sup has not converged, or when the
+    steepen towards the rate or, on ``f`` read in the class, flatten or swing with an end slope beyond
+    ``-2k - END_SLOPE_TOL`` (pre-asymptotic, see ``_end_verdict``), when the sup has not converged, or when the
     class is unread; FAILED otherwise, and whenever a requirement fails (requirements are exact and decide).
 
     Tolerance: ``END_SLOPE_TOL = 0.4``: in-class end slopes plus twice their standard error lie at most 0.38 above
@@ -334,10 +336,10 @@ def _end_verdict(Ks: list[int], errors: list[float], slopes: list[float], floor:
     read = [i for i in range(len(slopes)) if errors[i + 1] >= FLOOR_MARGIN * floor]
     end = read[-intervals:]
     above = f"{FLOOR_MARGIN:g}x the round-off floor"
-    if max(errors) < FLOOR_MARGIN * floor:
-        return {"measured": max(slopes), "end": [], "quantity": "largest local slope against K (none read)",
-                "inconclusive": f"no size above the floor: every error lies within {above} (η = {floor:.2g}), so no"
-                                " interval of K can be read; the bound holds at the floor, the rate is not measured"}
+    if max(errors) < FLOOR_MARGIN * floor:  # reproduced to round-off: the one-sided bound holds (rule 2)
+        return {"measured": expected, "end": [], "inconclusive": "",
+                "quantity": f"every error within {above} (η = {floor:.2g}): reproduced to round-off, the bound"
+                            " holds at the floor (rule 2; no interval of K is read: no slope is measured, the rate is reported)"}
     quantity = f"largest local slope against K over the last {intervals} intervals above {above}"
     needed = intervals  # a single interval never decides a PASS (rule 13); k = 3 needs its three (END_INTERVALS_K3)
     if len(read) < needed:
@@ -357,11 +359,11 @@ def _end_verdict(Ks: list[int], errors: list[float], slopes: list[float], floor:
                    f"f is in the class and the last one beats {expected + 2:g}, the rate one degree lower")
         why = (f"pre-asymptotic: the local slopes {[round(slopes[i], 2) for i in read]} steepen by more than"
                f" {STEEPENING:g} at every step and {reached}; use larger K")
-    elif (measured > expected + END_SLOPE_TOL and intervals == END_INTERVALS_K3 and in_class
-          and min(slopes[i] for i in end) <= expected + END_SLOPE_TOL):
-        why = (f"pre-asymptotic: f is in the class and the end slopes {[round(slopes[i], 2) for i in end]} swing"
-               " across the rate (at k = 3 and K <= 8 in-class local slopes swing by up to 1.5 between neighbouring"
-               " intervals); use larger K")
+    elif measured > expected + END_SLOPE_TOL and in_class and min(slopes[i] for i in end) <= expected + 2 - END_SLOPE_TOL:
+        # one degree short stays near -2k (measured -2.0, -4.0, -6.0); in-class slopes flatten or swing at small K
+        why = (f"pre-asymptotic: f is read in the class and the end slopes {[round(slopes[i], 2) for i in end]} flatten"
+               f" or swing, one beating {expected + 2:g} (the rate one degree lower) by the tolerance; in-class local"
+               " slopes swing by up to 2 at small K before they settle; use larger K")
     return {"measured": measured, "end": end, "quantity": quantity, "inconclusive": why}
 
 
@@ -383,10 +385,11 @@ def default_Ks(k: int, d: int = 1, activation: str = "gelu") -> list[int]:
     softplus, tanh and sigmoid with ``k = 3`` the error reaches that floor by ``K = 3``: INCONCLUSIVE. Another target
     reaches its floor at other sizes (a smaller or rougher one earlier, one with a large ``‖f^{(k+1)}‖`` later): read
     the check's ``notes["intervals read (K)"]`` and its INCONCLUSIVE reason, which say whether to use smaller or
-    larger ``K``. ``d = 2``: ``K = 2, 3, 4`` at ci (two intervals, within the work budget), up to 7 at full scale."""
+    larger ``K``. ``d = 2``: ``K = 2, 3, 4`` at ci for ``k <= 1``, ``K = 2, 3`` for ``k >= 2`` (one interval: INCONCLUSIVE; the work
+    of ``K = 4`` exceeds the budget there), up to 7 at full scale; every default fits :func:`nnproofs.budget.work`."""
     k, d, name = degree(k), dimension(d), sg.activation_name(activation)
     if d == 2:
-        return book_device.sizes(ci=[2, 3, 4], full=[3, 4, 5, 6, 7] if k < 2 else [3, 4, 5, 6])
+        return book_device.sizes(ci=[2, 3, 4] if k < 2 else [2, 3], full=[3, 4, 5, 6, 7] if k < 2 else [3, 4, 5, 6])
     if name in ("gelu", "silu"):
         full = {0: [8, 12, 16, 24, 32, 48, 64], 1: [8, 12, 16, 24, 32, 48, 64], 2: [6, 8, 12, 16, 24, 32],
                 3: [4, 6, 8, 10, 12]}[k]

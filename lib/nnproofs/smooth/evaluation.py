@@ -132,6 +132,12 @@ def read_network(net: nn.Module, *, name: str = "net") -> NetworkReading:
                          " affine maps (they are counted and evaluated)")
     if not all(bool(torch.isfinite(t).all()) for w, b in maps for t in (w, b) if t is not None):
         raise ValueError(f"{name} has non-finite weights (NaN or inf): its output is not a number")
+    for i, ((w, b), (w_next, _)) in enumerate(zip(maps, maps[1:] + [(None, None)])):
+        if w.ndim != 2 or (b is not None and tuple(b.shape) != (w.shape[0],)) or (
+                w_next is not None and (w_next.ndim != 2 or w_next.shape[1] != w.shape[0])):
+            shapes = [(tuple(w.shape), None if b is None else tuple(b.shape)) for w, b in maps]
+            raise ValueError(f"{name} has affine maps whose shapes do not chain (map {i + 1} of {len(maps)}; weight and"
+                             f" bias shapes {shapes}): each W_(l+1) must take the {w.shape[0]} outputs of W_l")
     dtypes = {w.dtype for w, b in maps} | {b.dtype for w, b in maps if b is not None}
     if len(dtypes) != 1 or not next(iter(dtypes)).is_floating_point:
         raise TypeError(f"{name} returned affine maps of dtypes {sorted(map(str, dtypes))}; one floating dtype needed")

@@ -16,6 +16,8 @@ def _points(x, dims: tuple = (1, 2)) -> torch.Tensor:
         raise TypeError(f"x must be an (n, d) torch tensor, got {type(x).__name__}")
     if x.ndim != 2 or x.shape[1] not in dims or not x.dtype.is_floating_point:
         raise ValueError(f"x must be a floating (n, d) tensor with d in {dims}, got shape {tuple(x.shape)}, {x.dtype}")
+    if x.is_meta:
+        raise ValueError("x must hold values (a meta tensor has none)")
     if not bool(torch.isfinite(x).all()):
         raise ValueError("x must be finite (points of [0, 1]^d), got NaN or inf")
     return x
