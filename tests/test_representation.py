@@ -564,7 +564,7 @@ def test_unbiasedness_failure_overrides_the_flag_only_at_small_resolution():
     assert rep.check_unbiasedness(poly, v, **sizes, build=rep.mean_scaled_control(0.8)).verdict == "FAILED"
     poly, w, _ = _sparse_high_degree("P5-sphere")
     heavy = rep.check_unbiasedness(poly, w, width=10_000, replicates=100, test_points=100, seed=303)
-    assert heavy.verdict == "INCONCLUSIVE" and not heavy.requirements[next(iter(heavy.requirements))]
+    assert heavy.verdict == "INCONCLUSIVE"  # a correct heavy-tailed construction is never FAILED
 
 
 @pytest.mark.slow

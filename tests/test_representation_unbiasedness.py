@@ -91,8 +91,9 @@ def test_a_heavy_tailed_correct_construction_is_not_failed(seed):
     x = sympy.symbols("x1:3", real=True)
     poly = rep.ridge_polynomial(x, (1, 6), seed=3)
     check = rep.check_unbiasedness(poly, x, width=11147, replicates=20, test_points=100, seed=seed)
-    assert check.measured > 4.0
-    assert check.verdict == "INCONCLUSIVE" and "heavy tail" in check.inconclusive
+    assert check.measured > 4.0  # the old fixed threshold's failure
+    # never FAILED: within the threshold of its effective number of directions, and unresolved (4r > 0.1)
+    assert check.verdict == "INCONCLUSIVE" and ("heavy tail" in check.inconclusive or "resolution" in check.inconclusive)
 
 
 def test_eigenvalues_are_exact_where_quadrature_lost_digits():
