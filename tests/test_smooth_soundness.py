@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import time
 
+import numpy as np
 import pytest
 import torch
 from torch import nn
@@ -63,7 +64,9 @@ def test_a_replaced_forward_is_never_run():
     """The check measures the maps it counts: the bent forward changes nothing, so the verdict is the intact one."""
     intact, bent = check(), check(_bent)
     assert bent.verdict == intact.verdict == "PASSED"
-    assert list(bent.y) == list(intact.y)  # the added term is not measured because it is not counted
+    # the added term (up to 1e-3, 40% of these errors) is not measured because it is not counted; two runs of the
+    # sampled sup agree to about 1e-9 relative (the zoom's refinement), far below what the term would add
+    np.testing.assert_allclose(bent.y, intact.y, rtol=1e-6)
 
 
 def test_a_global_forward_hook_changes_nothing():
@@ -72,7 +75,7 @@ def test_a_global_forward_hook_changes_nothing():
         hooked = check()
     finally:
         handle.remove()
-    assert list(hooked.y) == list(check().y)
+    np.testing.assert_allclose(hooked.y, check().y, rtol=1e-6)  # the hook's 1e-2 would be 4x these errors
 
 
 def test_subclasses_and_unknown_modules_are_refused():
