@@ -110,7 +110,7 @@ def _paragraphs(page: str, lines, offset=0):
                 yield Paragraph(page, offset + start + first + 1, words, paragraph[0][:60])
             paragraph = []
             if item:  # a list item starts a paragraph of its own
-                first, paragraph = k, [line]
+                first, paragraph = k, [line[item.end():]]
 
 
 def paragraphs(path: Path):
