@@ -116,6 +116,22 @@ def test_a_wide_figure_with_small_text_is_measured_as_illegible():
         * 100 / 96)
 
 
+def test_show_refuses_a_figure_whose_text_a_page_would_shrink_below_the_minimum(monkeypatch):
+    from nnproofs import plotting
+
+    shown = []
+    monkeypatch.setattr(plt, "show", lambda: shown.append(True))
+    fig, ax = plt.subplots(figsize=(14, 3), dpi=100)
+    ax.plot([1, 2], [1, 2], label="a series")
+    ax.legend(fontsize=9)
+    with pytest.raises(ValueError, match="fig: .*smaller than 8.0 pt.*a series"):
+        plotting.show(fig)
+    assert not shown
+    fig.set_size_inches(6, 3)
+    plotting.show(fig)
+    assert shown == [True]
+
+
 def test_the_reference_line_is_drawn_above_the_points(check):
     ax = loglog_check(check)
     assert reference_line(ax).get_zorder() > ax.get_lines()[0].get_zorder()

@@ -11,7 +11,7 @@ the axes, gives each series' fitted slope.
 
 A page shows a figure at most :data:`PAGE_WIDTH_PX` wide (the text column at a 1400 px window): a wider
 figure is scaled down, and its text with it. :func:`text_sizes_on_page` measures what a reader gets; the
-book's aim is at least :data:`MIN_TEXT_PT` for every text.
+book's aim is at least :data:`MIN_TEXT_PT` for every text, and :func:`show` shows a figure only then.
 """
 
 from __future__ import annotations
@@ -59,6 +59,24 @@ def text_sizes_on_page(fig, page_width_px: float = PAGE_WIDTH_PX) -> list[tuple[
     scale = min(1.0, page_width_px / width_px)
     return [(text.get_fontsize() * fig.dpi / 96 * scale, text.get_text()) for text in fig.findobj(Text)
             if text.get_visible() and text.get_text().strip() and _drawn(text)]
+
+
+def show(fig=None) -> None:
+    """Show ``fig`` (default: the current figure) if every text of it measures at least
+    :data:`MIN_TEXT_PT` on the page (:func:`text_sizes_on_page`).
+
+    Raises
+    ------
+    ValueError
+        Naming the texts that a reader would get smaller than that, with their sizes.
+    """
+    fig = plt.gcf() if fig is None else fig
+    small = sorted((round(size, 1), text) for size, text in text_sizes_on_page(fig) if size < MIN_TEXT_PT)
+    if small:
+        raise ValueError(
+            f"fig: {len(small)} texts would show smaller than {MIN_TEXT_PT} pt in a {PAGE_WIDTH_PX} px "
+            f"column, the smallest {small[:3]}; enlarge their fonts or narrow the figure")
+    plt.show()
 
 
 def _drawn(text: Text) -> bool:
