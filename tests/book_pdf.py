@@ -40,14 +40,12 @@ def pages_in_order(toc: Path = chrome.ROOT / "_toc.yml") -> list[str]:
 
 def print_book(out: Path = OUT) -> Path:
     """Print every page and join them into ``out``; returns ``out``."""
-    from selenium.webdriver.common.print_page_options import PrintOptions
-
     why = chrome.missing()
     if why:
         raise SystemExit(why)
-    options = PrintOptions()
-    options.page_width, options.page_height = A4_CM
-    options.background = True
+    # Through the DevTools protocol: WebDriver's print command gives the renderer 10 s, which a long page
+    # with many figures exceeds on a loaded machine.
+    options = {"paperWidth": A4_CM[0] / 2.54, "paperHeight": A4_CM[1] / 2.54, "printBackground": True}
     out.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="book-pdf-") as folder, chrome.served() as site, \
             chrome.chromium() as driver:
@@ -55,7 +53,7 @@ def print_book(out: Path = OUT) -> Path:
         for i, page in enumerate(pages_in_order()):
             chrome.open_typeset(driver, f"{site}/{page}.html")
             part = Path(folder) / f"{i:02d}.pdf"
-            part.write_bytes(base64.b64decode(driver.print_page(options)))
+            part.write_bytes(base64.b64decode(driver.execute_cdp_cmd("Page.printToPDF", options)["data"]))
             parts.append(str(part))
         subprocess.run(["pdfunite", *parts, str(out)], check=True)
     return out
