@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+import yaml
+
 BOOK = Path(__file__).resolve().parents[1] / "book"
 HIDDEN_TAGS = {"remove-input", "remove-cell", "hide-input", "hide-cell"}
 CLOSING_SECTION = "how the checks decide"
@@ -60,7 +62,12 @@ def _blocks(lines):
         ):
             j += 1
         body = lines[i + 1 : j]
-        options = [b for b in body if b.startswith(":") and not b.startswith("::")]
+        if body and body[0].strip() == "---" and "---" in body[1:]:  # options as a YAML block
+            end = body.index("---", 1)
+            options = [f":{key}: {value}" for key, value in (yaml.safe_load("\n".join(body[1:end])) or {}).items()]
+            body = [""] * (end + 1) + body[end + 1 :]
+        else:
+            options = [b for b in body if b.startswith(":") and not b.startswith("::")]
         yield "fence", name, options, body, i
         i = j + 1
     if text:

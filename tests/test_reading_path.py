@@ -33,6 +33,25 @@ PAGE = textwrap.dedent(
     hidden = 1
     ```
 
+    ```{{code-cell}} ipython3
+    ---
+    tags: [hide-input]
+    mystnb:
+      figure:
+        name: fig-a
+    ---
+    folded = 1
+    ```
+
+    ```{{code-cell}} ipython3
+    ---
+    mystnb:
+      figure:
+        name: fig-b
+    ---
+    shown = 1
+    ```
+
     ## How the checks decide
 
     {words_long}
@@ -57,4 +76,4 @@ def test_main_text_paragraphs_are_counted_and_folded_text_is_not(page):
 
 
 def test_only_unhidden_code_lines_are_visible(page):
-    assert reading_path.visible_code_lines(page) == 2
+    assert reading_path.visible_code_lines(page) == 3
