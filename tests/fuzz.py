@@ -190,7 +190,10 @@ def nan_paths(value, path: str = "result", depth: int = 0) -> list[str]:
 
 @contextlib.contextmanager
 def _limits():
-    """Memory capped at :data:`MEMORY_LIMIT` above the current mapping; a :class:`Hang` after :data:`WALL_LIMIT`."""
+    """Memory capped at :data:`MEMORY_LIMIT` above the current mapping; a :class:`Hang` after :data:`WALL_LIMIT`;
+    one torch thread, so that the CPU time counts work, not the spinning of idle threads on a busy machine."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     with open("/proc/self/statm") as statm:
         mapped = int(statm.read().split()[0]) * resource.getpagesize()
@@ -211,6 +214,7 @@ def _limits():
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+        torch.set_num_threads(threads)
 
 
 def _names(message: str, name: str) -> bool:
