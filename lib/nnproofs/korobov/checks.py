@@ -79,6 +79,8 @@ RATIO_WINDOW = 3  # the claim's ratio is the smallest over the last three levels
 RATIO_MARGIN = 0.1  # relative to the expected ratio: Monte Carlo noise and the sample maximum
 INTERPOLATION_RTOL = 1e-12
 PRODUCT_LINES = 32  # jittered lines per axis of [0, 1]^2 on which the product's error is read exactly, then 64 (rule 11)
+RESOLUTION = f"a spot < 1/{2 * PRODUCT_LINES} wide off the lines, within slanted deep kinks, is unseen"  # measured in
+#             tests/test_korobov_soundness.py: the product's error is exact on its lines, sampled between them
 CONVERGED = 0.01  # the refinement may move a sampled supremum by at most 1%, else INCONCLUSIVE
 MAX_TERMS = 1 << 24  # samples x level multi-indices held at once (128 MiB) when one grid's terms serve every level
 
@@ -371,6 +373,7 @@ def check_relu_sparse_grid_network(f: Callable, *, d: int, level: int, ss: Seque
         inconclusive=pending if all(requirements.values()) else "",
         notes={"s": ss, "distance": distances, "bound": bounds, "sup|P(a, b) − ab|·4^s": [
                    e * 4.0**s for e, s in zip(errors, ss)], "product error converged": converged, "(width, depth, nonzero parameters)": shapes,
-               "grid points": interpolant.num_points, "levels": int(interpolant.levels.shape[0])},
+               "grid points": interpolant.num_points, "levels": int(interpolant.levels.shape[0]),
+               "resolution": RESOLUTION},
     )
 
