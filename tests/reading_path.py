@@ -61,6 +61,10 @@ def _blocks(lines):
             j += 1
         body = lines[i + 1 : j]
         options = [b for b in body if b.startswith(":") and not b.startswith("::")]
+        if body and body[0].strip() == "---" and "---" in body[1:]:  # options as a YAML block: its top-level keys
+            end = body.index("---", 1)
+            options += [":" + b for b in body[1:end] if re.match(r"\w+:", b)]
+            body = body[end + 1 :]
         yield "fence", name, options, body, i
         i = j + 1
     if text:

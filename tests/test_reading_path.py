@@ -33,6 +33,16 @@ PAGE = textwrap.dedent(
     hidden = 1
     ```
 
+    ```{{code-cell}} ipython3
+    ---
+    tags: [hide-input]
+    mystnb:
+      figure:
+        name: fig-hidden
+    ---
+    hidden = 2
+    ```
+
     ## How the checks decide
 
     {words_long}
