@@ -46,14 +46,33 @@ def product_block(product: Callable[[int], nn.Module], s: int) -> nn.Sequential:
 def basis_product_network(d: int, s: int, product: Callable[[int], nn.Module] = yarotsky_product) -> nn.Sequential:
     """:math:`t \\mapsto \\prod_{j=1}^d \\phi(t_j)` as a ReLU network (the template of every basis function of Network A).
 
-    Exact hats :math:`\\phi = ` :func:`nnproofs.gadgets.hat` on :math:`[-1, 1]`, then a balanced
-    binary tree of ``product(s)`` (default :math:`\\tilde\\times_s`), each followed by a clip to
-    :math:`[0, 1]` (:func:`clip_unit`) so that every factor stays in the product's domain; an
-    unpaired factor is carried by :func:`identity_network`. Depth
-    :math:`1 + \\lceil\\log_2 d\\rceil (s + 1)`; error at most :math:`(d-1)2^{-2s}` (each product adds
-    :math:`2^{-2s}`, clipping and multiplying by factors in :math:`[0,1]` do not increase errors).
-    For :math:`d = 1` it is the hat alone, exact. Budget: about :math:`(8d)^2(1 + \\lceil\\log_2 d\\rceil(s+1))`
-    float64 parameters (dense layers) within ``budget.memory()``; :math:`s \\le` ``MAX_PRODUCT_DEPTH``.
+    Parameters
+    ----------
+    d : int
+        Dimension.
+    s : int
+        Depth of the products, at most ``MAX_PRODUCT_DEPTH``.
+    product : callable
+        ``s -> nn.Sequential``, a ReLU network of two inputs; default :math:`\\tilde\\times_s`.
+
+    Returns
+    -------
+    nn.Sequential
+        Exact hats :math:`\\phi` (:func:`nnproofs.gadgets.hat`), then a balanced binary tree of ``product(s)``,
+        each clipped to :math:`[0, 1]` (:func:`clip_unit`); depth :math:`1 + \\lceil\\log_2 d\\rceil (s + 1)`.
+
+    Notes
+    -----
+    Error at most :math:`(d-1)2^{-2s}` (each product adds :math:`2^{-2s}`; clipping and factors in
+    :math:`[0,1]` do not increase errors); :math:`d = 1` is the hat alone, exact. Budget: about
+    :math:`(8d)^2(1 + \\lceil\\log_2 d\\rceil(s+1))` float64 parameters within ``budget.memory()``.
+
+    Examples
+    --------
+    >>> import torch
+    >>> template = basis_product_network(2, 6)
+    >>> float(template(torch.tensor([[0.0, 0.0]], dtype=torch.float64)))
+    1.0
     """
     positive_int("d", d)
     require_product_depth("s", s)
@@ -82,12 +101,27 @@ def _axis_line(block: nn.Sequential, axis: int, at: float = 0.0) -> nn.Sequentia
 def zero_preserving(block: nn.Sequential) -> bool:
     """Whether ``|block(a, 0)|, |block(0, a)| <= 2^-46`` (rounding) for every :math:`a \\in [0, 1]`, read from the weights.
 
-    Each restriction to an axis is a 1-D ReLU network, affine between its exact breakpoints
-    (:func:`nnproofs.pieces.breakpoints`), so its maximum modulus on :math:`[0, 1]` is attained at a
-    breakpoint or an end point: evaluating there (through the block's affine maps) decides the
-    supremum, not a sample. :math:`\\tilde\\times_s(a, 0) = 2[f_s(a/2) - f_s(a/2) - f_s(0)]` is zero in exact
-    arithmetic (about 1e-17 in float64); the clamped control leaks up to :math:`2^{-2s-1}`.
-    Resolution: kinks closer than :math:`10^{-12}` count as one (``pieces.KINK_RTOL``).
+    Parameters
+    ----------
+    block : nn.Sequential
+        A ReLU network of two inputs (a product).
+
+    Returns
+    -------
+    bool
+        Decided, not sampled: each restriction to an axis is a 1-D ReLU network, affine between its exact
+        breakpoints (:func:`nnproofs.pieces.breakpoints`), evaluated there through the block's affine maps.
+
+    Notes
+    -----
+    :math:`\\tilde\\times_s(a, 0)` is zero in exact arithmetic (about 1e-17 in float64); the clamped control
+    leaks up to :math:`2^{-2s-1}`. Kinks closer than :math:`10^{-12}` count as one (``pieces.KINK_RTOL``).
+
+    Examples
+    --------
+    >>> from nnproofs.gadgets import yarotsky_product
+    >>> zero_preserving(yarotsky_product(5))
+    True
     """
     for axis in (0, 1):
         line = _axis_line(block, axis)
@@ -420,11 +454,30 @@ def relu_sparse_grid_network(interpolant: SparseGridInterpolant, *, s: int,
                              prune: bool = False) -> ReLUSparseGridNetwork:
     """Network A for ``interpolant`` with products of depth ``s`` (:class:`ReLUSparseGridNetwork`).
 
-    :math:`|\\Phi - I_n f| \\le \\#\\text{levels}\\cdot\\max|v|\\,(d-1)\\,2^{-2s}`; for :math:`d = 1` the
-    network is :math:`I_n f` itself (hats are exact). Degree-1 (hat) interpolants only: the
-    quadratic basis is not piecewise linear. ``product`` replaces :math:`\\tilde\\times_s` (negative
-    control: :func:`clamped_product`). ``prune=True`` evaluates the active copy through the template
-    pruned on :math:`[-1, 1]^d` (see :class:`ReLUSparseGridNetwork`).
+    Parameters
+    ----------
+    interpolant : SparseGridInterpolant
+        A hat (degree 1) interpolant: the quadratic basis is not piecewise linear.
+    s : int
+        Depth of the products.
+    product : callable
+        ``s -> nn.Sequential`` replacing :math:`\\tilde\\times_s` (negative control: :func:`clamped_product`).
+    prune : bool
+        Evaluate the active copy through the template pruned on :math:`[-1, 1]^d`.
+
+    Returns
+    -------
+    ReLUSparseGridNetwork
+        Within :math:`\\#\\text{levels}\\cdot\\max|v|\\,(d-1)\\,2^{-2s}` of the interpolant
+        (``eq-network-a-bound``); for :math:`d = 1` the interpolant itself.
+
+    Examples
+    --------
+    >>> from nnproofs.korobov import korobov_example, sparse_grid_interpolant
+    >>> grid = sparse_grid_interpolant(korobov_example(2), d=2, level=3)
+    >>> network = relu_sparse_grid_network(grid, s=6)
+    >>> network.error_bound < 1e-2
+    True
     """
     if not isinstance(interpolant, SparseGridInterpolant):
         raise TypeError(f"interpolant must be a SparseGridInterpolant, got {type(interpolant).__name__}")
