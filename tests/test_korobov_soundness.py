@@ -260,3 +260,9 @@ def test_linf_in_class_target_is_never_failed_across_seeds():
         assert check.verdict in ("PASSED", "INCONCLUSIVE"), (seed, check.notes["ratios per level"])
         last.append(check.notes["ratios per level"][-1])
     assert max(last) <= 1.02 * min(last)
+
+
+def test_a_product_of_another_dtype_is_refused_by_name():
+    with pytest.raises(TypeError, match="product"):
+        relu_sparse_grid_network(sparse_grid_interpolant(basis_sum_target(2, 3), d=2, level=3), s=3,
+                                 product=lambda s: yarotsky_product(s).to(torch.float32))

@@ -40,6 +40,8 @@ def product_block(product: Callable[[int], nn.Module], s: int) -> nn.Sequential:
         raise TypeError(f"product({s}) failed: {error}") from error
     if not isinstance(block, nn.Sequential):
         raise TypeError(f"product must return an nn.Sequential of Linear and ReLU layers, got {type(block).__name__}")
+    if any(p.dtype != torch.float64 for p in block.parameters()):
+        raise TypeError(f"product({s}) must hold float64 weights (the error is measured in float64)")
     return block
 
 
