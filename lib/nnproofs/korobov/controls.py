@@ -25,8 +25,22 @@ from .sparsegrid import SparseGridInterpolant, sparse_grid_interpolant
 def clamped_product(s: int) -> nn.Sequential:
     """Negative control: :math:`2 f_s(\\tfrac{a+b}{2}) - \\tfrac12 f_s(a) - \\tfrac12 f_s(b)`.
 
-    Accurate to :math:`3\\cdot 2^{-2s-2}` on :math:`[0,1]^2` but not zero-preserving:
-    :math:`2 f_s(a/2) - \\tfrac12 f_s(a) \\ne 0` off the dyadic points.
+    Parameters
+    ----------
+    s : int
+        Depth of Yarotsky's square :math:`f_s`.
+
+    Returns
+    -------
+    nn.Sequential
+        A ReLU network of two inputs, accurate to :math:`3\\cdot 2^{-2s-2}` on :math:`[0,1]^2` but not
+        zero-preserving: :math:`2 f_s(a/2) - \\tfrac12 f_s(a) \\ne 0` off the dyadic points.
+
+    Examples
+    --------
+    >>> from nnproofs.korobov.network_a import zero_preserving
+    >>> zero_preserving(clamped_product(4))
+    False
     """
     square = yarotsky_square(require_product_depth("s", s))
     halves = linear_map([[0.5, 0.5], [1.0, 0.0], [0.0, 1.0]])
@@ -36,7 +50,28 @@ def clamped_product(s: int) -> nn.Sequential:
 
 def interpolant_without_level(f: Callable, *, d: int, level: int, degree: int = 1,
                               dropped: Sequence[int] | None = None) -> SparseGridInterpolant:
-    """Negative control: :math:`I_n f` without the increment of one level (default :math:`(2, 1, \\dots, 1)`)."""
+    """Negative control: :math:`I_n f` without the increment of one level.
+
+    Parameters
+    ----------
+    f, d, level, degree
+        As for :func:`sparse_grid_interpolant`.
+    dropped : sequence of int, optional
+        The level multi-index whose surpluses are set to 0; default :math:`(2, 1, \\dots, 1)`.
+
+    Returns
+    -------
+    SparseGridInterpolant
+        The interpolant with that increment removed: its error stalls at the increment's size.
+
+    Examples
+    --------
+    >>> import torch
+    >>> full = sparse_grid_interpolant(lambda x: (4 * x * (1 - x)).prod(1), d=2, level=4)
+    >>> cut = interpolant_without_level(lambda x: (4 * x * (1 - x)).prod(1), d=2, level=4)
+    >>> int((full.surpluses != cut.surpluses).sum())
+    2
+    """
     interpolant = sparse_grid_interpolant(f, d=d, level=level, degree=degree)
     if dropped is None:
         dropped = (2,) + (1,) * (d - 1)

@@ -19,8 +19,22 @@ from .sparsegrid import level_multi_indices
 def korobov_example(d: int) -> Callable[[torch.Tensor], torch.Tensor]:
     """The chapter's target :math:`f(x) = \\prod_j \\sin(\\pi x_j)\\,(1 + \\tfrac12\\cos(a\\cdot x))`.
 
-    Here :math:`a = \\mathrm{linspace}(0.3, 1.1, d)`. Smooth, non-separable and zero on
-    :math:`\\partial[0,1]^d` (the research notes' test function).
+    Parameters
+    ----------
+    d : int
+        Dimension; :math:`a = \\mathrm{linspace}(0.3, 1.1, d)`.
+
+    Returns
+    -------
+    callable
+        ``(n, d)`` points to ``(n,)`` values: smooth, not separable, zero on :math:`\\partial[0,1]^d`.
+
+    Examples
+    --------
+    >>> import torch
+    >>> f = korobov_example(2)
+    >>> float(f(torch.zeros(1, 2, dtype=torch.float64)))
+    0.0
     """
     positive_int("d", d)
 
@@ -34,13 +48,29 @@ def korobov_example(d: int) -> Callable[[torch.Tensor], torch.Tensor]:
 def basis_sum_target(d: int, level: int) -> Callable[[torch.Tensor], torch.Tensor]:
     """The sum of all basis functions of the level-``level`` grid: a target whose surpluses are all 1.
 
-    .. math:: f = \\sum_{|\\mathbf l|_1 \\le n+d-1} \\sum_{\\mathbf i} \\phi_{\\mathbf l, \\mathbf i}
-              = \\sum_{|\\mathbf l|_1 \\le n+d-1} \\prod_j g_{l_j}(x_j).
+    Parameters
+    ----------
+    d : int
+        Dimension.
+    level : int
+        The level :math:`n` of the grid whose basis functions are summed.
 
-    By the sawtooth identity :math:`\\sum_{i \\in I_l} \\phi_{l,i} = g_l` (Yarotsky's sawtooth with
-    :math:`2^{l-1}` teeth, :func:`nnproofs.gadgets.sawtooth`), the level-``level`` interpolant of
-    this target has all surpluses equal to 1: the worst case of Network A's bound, where a
-    product that is not zero-preserving leaks :math:`O(2^{-2s})` from each of the :math:`N` copies.
+    Returns
+    -------
+    callable
+        :math:`f = \\sum_{|\\mathbf l|_1 \\le n+d-1} \\prod_j g_{l_j}(x_j)`, with Yarotsky's sawtooth
+        :math:`g_l = \\sum_{i \\in I_l} \\phi_{l,i}` (:func:`nnproofs.gadgets.sawtooth`).
+
+    Notes
+    -----
+    The worst case of Network A's bound: a product that is not zero-preserving leaks from every copy.
+
+    Examples
+    --------
+    >>> from nnproofs.korobov import sparse_grid_interpolant
+    >>> grid = sparse_grid_interpolant(basis_sum_target(2, 3), d=2, level=3)
+    >>> bool((grid.surpluses == 1).all())
+    True
     """
     positive_int("d", d)
     positive_int("level", level)
