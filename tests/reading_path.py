@@ -61,10 +61,21 @@ def _blocks(lines):
             j += 1
         body = lines[i + 1 : j]
         options = [b for b in body if b.startswith(":") and not b.startswith("::")]
-        yield "fence", name, options, body, i
+        header = _yaml_header(body)  # a cell's options as YAML: its tags count, its lines are not code
+        options += [":" + b for b in header if b.startswith("tags:")]
+        yield "fence", name, options, body[len(header):], i
         i = j + 1
     if text:
         yield "text", "", [], text, text_start
+
+
+def _yaml_header(body):
+    """The lines of a fence's YAML options block (``---`` to ``---`` at its top), or ``[]``."""
+    if body and body[0].strip() == "---":
+        for k in range(1, len(body)):
+            if body[k].strip() == "---":
+                return body[: k + 1]
+    return []
 
 
 def _tags(options):

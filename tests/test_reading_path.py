@@ -58,3 +58,12 @@ def test_main_text_paragraphs_are_counted_and_folded_text_is_not(page):
 
 def test_only_unhidden_code_lines_are_visible(page):
     assert reading_path.visible_code_lines(page) == 2
+
+
+def test_tags_in_a_yaml_options_block_hide_the_cell(tmp_path):
+    path = tmp_path / "page.md"
+    path.write_text(
+        "```{code-cell} ipython3\n---\ntags: [hide-input]\nmystnb:\n  figure:\n    name: fig\n---\n"
+        "x = 1\n```\n\n```{code-cell} ipython3\n---\nmystnb:\n  figure:\n    name: fig2\n---\ny = 1\n```\n"
+    )
+    assert reading_path.visible_code_lines(path) == 1  # y = 1; the options are not code
