@@ -8,14 +8,12 @@
 
 from __future__ import annotations
 
-import functools
 import math
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 
 import torch
 
 from .. import budget
-from .. import device as book_device
 from ..measure import (cell_quadrature, evaluate_target, significant, stratified_points, target_gradient,
                        uniform_points, values_and_gradient)
 from ..rates import fit_loglog, rate_check, RateCheck
@@ -40,16 +38,26 @@ SLOPE_TOLERANCE = 0.2  # of the slope against W·L
 STEEPENING = 0.05  # local slopes that steepen by more than this at every step, the last meeting the rate: pre-asymptotic
 
 
-@functools.lru_cache(maxsize=32)
-def _network_b_errors(f: Callable, m: int, W: int, L: int, d: int, coefficient_bits: int | None, samples: int,
-                      device: str, coefficient_scale: float = 1.0) -> dict:
-    """Network B for one ``(W, L)``, built and measured for every ``p`` in ``NORMS_P`` (:func:`check_super_approximation`).
+class _OneCheck:
+    """The target ``f`` under a new identity for one check.
 
-    Cached (the 32 latest): the :math:`L_1` and :math:`L_2` checks of one target share the network and
-    its values, the costly part. The key is the target object itself, so a target must not change
-    its values between calls (a redefined function is a new key; an unhashable one is not cached);
-    ``device`` (``BOOK_DEVICE``'s, where everything is built) is part of the key.
+    The library's caches keyed by the target (the interpolants, the class readings) then serve this check
+    only: a callable whose values change between two checks (an object with a parameter, a module trained
+    further) is never judged on values it returned before.
     """
+
+    __slots__ = ("f",)
+
+    def __init__(self, f: Callable):
+        self.f = f
+
+    def __call__(self, x: torch.Tensor) -> torch.Tensor:
+        return self.f(x)
+
+
+def _network_b_errors(f: Callable, m: int, W: int, L: int, d: int, coefficient_bits: int | None, samples: int,
+                      coefficient_scale: float = 1.0) -> dict:
+    """Network B for one ``(W, L)``, built and measured for every ``p`` in ``NORMS_P`` (:func:`check_super_approximation`)."""
     network = super_approximation_network(f, m=m, W=W, L=L, d=d, coefficient_bits=coefficient_bits,
                                           coefficient_scale=coefficient_scale)
     if d == 1:  # Gauss-Legendre on every cell: the network is a polynomial there, off the bands
@@ -94,7 +102,7 @@ def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: i
     ----------
     f : callable
         The target, mapping an ``(n, d)`` float64 tensor on :math:`[0, 1]^d` to ``(n,)`` values; zero on the
-        boundary. It must not change its values between calls (the networks are cached per target).
+        boundary. Every call builds and reads it afresh: nothing is kept from an earlier call.
     m : int
         The smoothness order, 2 or 3 (:math:`d = 1`); 2 in :math:`d = 2`.
     WL : sequence of (int, int)
@@ -137,6 +145,7 @@ def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: i
     ``budget.memory()``, the sizes of :func:`~nnproofs.korobov.sizes.require_wl` and ``MAX_STORED_BITS``.
     """
     d = require_reading(f, d)
+    f = _OneCheck(f)
     if d > MAX_CHECK_DIMENSION:
         raise ValueError(f"d={d}: at the levels that can be built (n <= 12) dividing the error by n^(d-1) "
                          f"over-corrects for d >= 3 (a network that tracks its interpolant fails the slope), so the "
@@ -154,8 +163,7 @@ def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: i
     errors, interpolation, tracking, within_bound, resources, band, shares, logs = [], [], [], [], [], [], [], []
     sizes = []
     for W, L in WL:
-        measure = _network_b_errors if isinstance(f, Hashable) else _network_b_errors.__wrapped__
-        size = measure(f, m, W, L, d, coefficient_bits, samples, str(book_device.device()), coefficient_scale)
+        size = _network_b_errors(f, m, W, L, d, coefficient_bits, samples, coefficient_scale)
         sizes.append(size)
         f_max = max(f_max, size["max |f|"])
         resolution = 100 * 2.0**-52 * max(1.0, f_max)
@@ -283,6 +291,7 @@ def check_super_approximation_derivative(f: Callable[[torch.Tensor], torch.Tenso
     8 multiply-adds per nonzero parameter and point within ``budget.work()``.
     """
     require_reading(f, 1)
+    f = _OneCheck(f)
     require_smoothness(m)
     require_wl(WL)
     if products not in PRODUCTS:
@@ -378,6 +387,7 @@ def check_partitioned_network(f: Callable[[torch.Tensor], torch.Tensor], *, WL: 
     ``budget.work()``.
     """
     require_reading(f, 1)
+    f = _OneCheck(f)
     require_wl(WL)
     if require_count("samples", samples, bytes_each=8 * 64) > MAX_DERIVATIVE_SAMPLES:
         raise ValueError(f"samples={samples}: allowed at most {MAX_DERIVATIVE_SAMPLES} (MAX_DERIVATIVE_SAMPLES)")
