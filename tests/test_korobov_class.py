@@ -196,7 +196,8 @@ def test_pre_asymptotic_super_approximation_is_inconclusive_not_failed():
 @pytest.mark.parametrize("p", [1, 2])
 @pytest.mark.parametrize("name", ["Gaussian bump", "sin(3 pi x_1) sin(3 pi x_2)"])
 def test_pre_asymptotic_super_approximation_passes_at_larger_sizes(p, name):
-    """The docstring's pre-asymptotic targets pass at WL = 8, 16, 32 (slopes -3.85, -3.88, -3.82, -3.85)."""
+    """The pre-asymptotic targets of chapter 2.2's "How the checks decide" pass at WL = 8, 16, 32
+    (slopes -3.85, -3.88, -3.82, -3.85)."""
     target = IN_CLASS.get(name, lambda d: lambda x: torch.sin(3 * math.pi * x).prod(1))(2)
     check_super_approximation(target, m=2, WL=[(2, 4), (4, 4), (4, 8)], d=2, p=p).assert_passed()
 

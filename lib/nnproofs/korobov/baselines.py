@@ -25,11 +25,32 @@ MAX_CLASSICAL_CELLS = 1 << 20  # cells (hidden neurons) of the one-hidden-layer 
 def classical_relu_interpolant(f: Callable, *, K: int) -> nn.Sequential:
     """The classical baseline: the piecewise-linear interpolant of ``f`` on ``K`` cells, one hidden ReLU layer.
 
-    :math:`\\Phi(x) = f(0) + \\sum_{k=0}^{K-1} c_k\\,\\rho(x - k/K)` with :math:`c_0` the slope on the first
-    cell and :math:`c_k` the change of slope at :math:`k/K`: width :math:`K`, depth 1, :math:`3K + 1`
-    parameters. For :math:`K = 2^n` it is the level-:math:`n` hat interpolant, the function that Network
-    B stores for :math:`m = 2`, so at equal :math:`K` both have the same error (up to Network B's
-    quantisation and products).
+    :math:`\\Phi(x) = f(0) + \\sum_{k=0}^{K-1} c_k\\,\\rho(x - k/K)`, :math:`c_0` the slope on the first cell and
+    :math:`c_k` the change of slope at :math:`k/K`: width :math:`K`, depth 1, :math:`3K + 1` parameters.
+
+    Parameters
+    ----------
+    f : callable
+        The target, mapping an ``(n, 1)`` float64 tensor to ``(n,)`` values.
+    K : int
+        The number of cells (hidden neurons), at most ``MAX_CLASSICAL_CELLS``.
+
+    Returns
+    -------
+    torch.nn.Sequential
+        ``Linear(1, K)``, ``ReLU``, ``Linear(K, 1)``, float64.
+
+    Examples
+    --------
+    >>> from nnproofs import korobov, networks
+    >>> net = korobov.classical_relu_interpolant(korobov.korobov_example(1), K=16)
+    >>> networks.architecture(net).parameters
+    49
+
+    Notes
+    -----
+    For :math:`K = 2^n` it is the level-:math:`n` hat interpolant, the function that Network B stores for
+    :math:`m = 2`: at equal :math:`K` both have the same error, up to Network B's quantisation and products.
     """
     positive_int("K", K)
     if K > MAX_CLASSICAL_CELLS:
@@ -48,13 +69,34 @@ def classical_relu_interpolant(f: Callable, *, K: int) -> nn.Sequential:
 def network_b_overtakes(nonzero: int, W: int, L: int, m: int = 2, *, largest: int = 1 << 20) -> dict:
     """Extrapolated: the smallest :math:`W = L = 2^j` where Network B has fewer nonzero parameters than the classical network.
 
-    The lookup dominates Network B's parameters: two gated products per double difference, about
-    :math:`2PW^2L` with :math:`P = mJ` bit-planes. The law :math:`c\\,P W^2 L` is fitted at the given
-    size (``nonzero`` at ``W``, ``L``: :math:`c` decreases with the size, so a constant :math:`c`
-    overstates the larger networks) and compared with the classical :math:`3K + 1`, :math:`K = (WL)^2`,
-    with :math:`J = \\min(mn + 8, 53)`, :math:`n = \\log_2 K`. Returns the fitted :math:`c`, the first
-    :math:`W = L` (a power of two up to ``largest``) where the law falls below :math:`3K + 1` (``None``
-    if none does), and the law itself at ``sides`` :math:`= W, 2W, \\dots` up to that point.
+    Parameters
+    ----------
+    nonzero : int
+        Network B's nonzero parameters, counted at the size ``W``, ``L``.
+    W, L : int
+        That size (powers of two).
+    m : int, optional
+        The smoothness order of that Network B.
+    largest : int, optional
+        The largest :math:`W = L` tried.
+
+    Returns
+    -------
+    dict
+        ``"c"`` the fitted constant; ``"W = L"``, ``"WL"``, ``"K"`` at the first crossing (``None`` if none up to
+        ``largest``); ``"sides"`` :math:`W, 2W, \\dots` and ``"nonzero law"`` the law there.
+
+    Examples
+    --------
+    >>> from nnproofs import korobov
+    >>> korobov.network_b_overtakes(10**6, 8, 8)["W = L"]
+    2048
+
+    Notes
+    -----
+    The lookup dominates Network B's parameters: about :math:`c\\,PW^2L` with :math:`P = mJ` bit-planes,
+    :math:`J = \\min(mn + 8, 53)`, :math:`n = \\log_2 K`, compared with the classical :math:`3K + 1`. The constant
+    :math:`c` is fitted at the given size and decreases with the size, so the law overstates larger networks.
     """
     positive_int("nonzero", nonzero)
     if positive_int("largest", largest) > MAX_BASE**4:

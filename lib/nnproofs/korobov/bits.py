@@ -27,6 +27,26 @@ def complement_bits(words: torch.Tensor, bits: int):
     every operation is exact for :math:`B \\le 53` (float64) or 24 (float32); with the scale
     :math:`2^{B-j+1}` the lattice points on either side of :math:`\\tfrac12` land on pre-activations
     :math:`\\ge 1` and :math:`\\le 0`.
+
+    Parameters
+    ----------
+    words : torch.Tensor
+        Shape ``(n,)``, words of at most ``bits`` binary digits in :math:`[0, 1)` (not validated here:
+        :func:`bit_extract` validates them).
+    bits : int
+        The number :math:`B` of digits.
+
+    Yields
+    ------
+    torch.Tensor
+        :math:`b_j`, shape ``(n,)``, for :math:`j = 1, \\dots, B`.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from nnproofs import korobov
+    >>> [b.tolist() for b in korobov.complement_bits(torch.tensor([0.75], dtype=torch.float64), 2)]
+    [[0.0], [0.0]]
     """
     y = words
     b = None
@@ -42,13 +62,31 @@ def complement_bits(words: torch.Tensor, bits: int):
 
 
 def bit_extract(words: torch.Tensor, bits: int) -> torch.Tensor:
-    """The binary digits :math:`\\theta_1..\\theta_B` of :math:`y = \\sum_{j=1}^B \\theta_j 2^{-j}`, ``(n,) -> (n, B)``.
+    """The binary digits :math:`\\theta_1..\\theta_B` of :math:`y = \\sum_{j=1}^B \\theta_j 2^{-j}` (``lem-bit-extraction``).
 
-    Realised by the ReLU network of :func:`complement_bits` (depth :math:`2B`, width at most
-    :math:`B + 1` when every digit is carried to the output), exact for every word. ``words`` must
-    be float64 (``bits <= 53``) or float32 (``bits <= 24``), lie in :math:`[0, 1)` and have at most
-    ``bits`` binary digits; anything else is refused with a ValueError/TypeError, since the digits
-    of a word that float arithmetic cannot hold are not defined.
+    Realised by the ReLU network of :func:`complement_bits`: depth :math:`2B`, width at most :math:`B + 1`
+    when every digit is carried to the output, exact for every word.
+
+    Parameters
+    ----------
+    words : torch.Tensor
+        Shape ``(n,)``, float64 (``bits <= 53``) or float32 (``bits <= 24``), in :math:`[0, 1)`, with at most
+        ``bits`` binary digits; anything else is refused, since the digits of a word that float arithmetic
+        cannot hold are not defined.
+    bits : int
+        The number :math:`B` of digits.
+
+    Returns
+    -------
+    torch.Tensor
+        Shape ``(n, B)``, the digits 0 or 1.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from nnproofs import korobov
+    >>> korobov.bit_extract(torch.tensor([0.625], dtype=torch.float64), 3)
+    tensor([[1., 0., 1.]], dtype=torch.float64)
     """
     if not isinstance(words, torch.Tensor) or words.dtype not in MAX_BITS:
         raise TypeError(f"words must be a float64 or float32 torch.Tensor, got "
@@ -72,9 +110,24 @@ def bit_extract(words: torch.Tensor, bits: int) -> torch.Tensor:
 
 
 def pack_bits(digits: torch.Tensor) -> torch.Tensor:
-    """:math:`y = \\sum_{j=1}^B \\theta_j 2^{-j}` for digits ``(n, B)`` in {0, 1}: the inverse of :func:`bit_extract`.
+    """:math:`y = \\sum_{j=1}^B \\theta_j 2^{-j}`: the inverse of :func:`bit_extract`.
 
-    Exact in float64 for :math:`B \\le 53`; longer words are refused (they would be rounded).
+    Parameters
+    ----------
+    digits : torch.Tensor
+        Shape ``(n, B)``, entries 0 or 1, :math:`B \\le 53` (longer words would be rounded: refused).
+
+    Returns
+    -------
+    torch.Tensor
+        Shape ``(n,)``, float64, exact.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from nnproofs import korobov
+    >>> korobov.pack_bits(torch.tensor([[1.0, 0.0, 1.0]]))
+    tensor([0.6250], dtype=torch.float64)
     """
     if not isinstance(digits, torch.Tensor) or digits.ndim != 2 or digits.device.type == "meta":
         raise ValueError(f"digits must be an (n, B) tensor, got {getattr(digits, 'shape', type(digits).__name__)}")

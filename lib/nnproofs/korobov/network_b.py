@@ -59,6 +59,13 @@ class SuperApproximationNetwork(nn.Module):
     :math:`C = I_n f((k + \\tfrac12)h) - 2I_n f(kh) + A` (:math:`I_n f` continued oddly beyond the ends,
     where :math:`f = 0`); the table has :math:`4K` rows, the :math:`K + 1` cells read at
     :math:`r = (x + h/2)/4`.
+
+    Parameters
+    ----------
+    f, m, W, L, coefficient_bits, product_depth, coefficient_scale
+        As for :func:`super_approximation_network`, which validates them and is the way to build one.
+    shifted : bool, optional
+        The half-cell shifted copy (above).
     """
 
     def __init__(self, f: Callable, *, m: int, W: int, L: int, coefficient_bits: int | None = None,
@@ -263,28 +270,39 @@ def band_profile(network: SuperApproximationNetwork, f: Callable, *, boundaries:
                  samples: int = 17) -> BandProfile:
     """How Network B behaves inside its bands, where it is *not* the interpolant.
 
-    The floor stage of base :math:`b_i` (:math:`W, W, L, L`) has its bands just left of cell
-    boundaries, of width :math:`\\delta/(b_1\\cdots b_i)` in :math:`x`, so every band lies in
-    :math:`(k/K - \\delta/W, k/K)`. At ``boundaries`` cell boundaries :math:`k/K` spread evenly
-    (all of them when :math:`K - 1` is smaller), :math:`\\Phi` and :math:`f` are sampled at
-    ``samples`` points across each of the four band widths, plus one point before the widest band.
-    (Samples that float64 cannot separate coincide and add nothing; with the probe below this
-    happens only for :math:`K > 2^{18}`.)
+    Parameters
+    ----------
+    network : SuperApproximationNetwork
+        Network B in :math:`d = 1`, as :func:`super_approximation_network` builds it.
+    f : callable
+        The target, mapping an ``(n, 1)`` float64 tensor to ``(n,)`` values.
+    boundaries : int, optional
+        Cell boundaries :math:`k/K` sampled, spread evenly (all of them when :math:`K - 1` is smaller).
+    samples : int, optional
+        Points across each of the four floor stages' band widths, at least 2.
 
-    Inside a band the network depends on :math:`x` only through the fractional step
-    :math:`(u - j)/\\delta \\in (-1, 0)`, up to changes of :math:`\\tau` and :math:`f` of order
-    :math:`K\\delta`: over one band the variation and the largest error do not depend on
-    :math:`\\delta`, and integrals scale with :math:`\\delta`. Bands of width :math:`2^{-46}` are mostly
-    thinner than the float64 spacing of :math:`x`, so no input can sample them; they are probed by
-    evaluating the network with :math:`\\delta' = 2^{-30}` (``PROBE_BAND``), and integrals and slopes
-    are rescaled by :math:`\\delta/\\delta'` and its inverse.
+    Returns
+    -------
+    BandProfile
+        The variation of :math:`\\Phi` over the bands, the largest error and slope there, the bands'
+        measure and the integrals of :math:`|\\Phi - f|^p` over them (:math:`p = 1, 2`).
 
-    In :math:`L_p`, :math:`p < \\infty`, the bands cost at most
-    :math:`2M|\\Omega_\\varepsilon|^{1/p}` (:math:`M` the clip level). In :math:`W^1_p` they do not:
-    :math:`\\|(\\Phi - f)'\\|_{L_1(\\Omega_\\varepsilon)} \\ge \\int_{\\Omega_\\varepsilon}|\\Phi'| -
-    \\int_{\\Omega_\\varepsilon}|f'|`, and by Hölder
-    :math:`\\|(\\Phi - f)'\\|_{L_p(\\Omega_\\varepsilon)} \\ge |\\Omega_\\varepsilon|^{1/p - 1}
-    \\|(\\Phi - f)'\\|_{L_1(\\Omega_\\varepsilon)}`, which grows without bound as the bands shrink.
+    Examples
+    --------
+    >>> from nnproofs import korobov
+    >>> f = korobov.korobov_example(1)
+    >>> net = korobov.super_approximation_network(f, m=2, W=2, L=2)
+    >>> korobov.band_profile(net, f).sup_error > 0.1
+    True
+
+    Notes
+    -----
+    Bands of width :math:`2^{-46}` are mostly thinner than the float64 spacing of :math:`x`; they are
+    sampled with the bands widened to ``PROBE_BAND`` :math:`= 2^{-30}`, and integrals and slopes are
+    rescaled (inside a band the network depends on :math:`x` only through how far the step has risen). In
+    :math:`L_p` the bands cost at most :math:`2M|\\Omega_\\varepsilon|^{1/p}`; in :math:`W^1_p` they do not
+    shrink at all, since :math:`\\|(\\Phi - f)'\\|_{L_1(\\Omega_\\varepsilon)} \\ge \\int_{\\Omega_\\varepsilon}|\\Phi'|
+    - \\int_{\\Omega_\\varepsilon}|f'|`.
     """
     if not isinstance(network, SuperApproximationNetwork):
         raise TypeError(f"network must be a SuperApproximationNetwork, got {type(network).__name__}")
@@ -337,13 +355,43 @@ def super_approximation_network(f: Callable, *, m: int, W: int, L: int, d: int =
                                 ) -> SuperApproximationNetwork | SparseSuperApproximationNetwork:
     """Network B for ``f`` on :math:`[0, 1]^d` with nominal width ``W`` and depth ``L``.
 
-    :class:`SuperApproximationNetwork` in :math:`d = 1` (``m`` in (2, 3)),
-    :class:`SparseSuperApproximationNetwork` in :math:`d \\ge 2` (``m = 2``: hats). ``W`` and ``L``
-    must be powers of two (so that :math:`K = (WL)^2` is a sparse-grid level and cell location is
-    exact in binary arithmetic), ``L <= 53`` (bits per float64 word). ``coefficient_bits``
-    (:math:`J`) and ``product_depth`` (:math:`s`) override the defaults that grow with
-    :math:`\\log K` (negative control: a fixed :math:`J`). ``coefficient_scale`` :math:`c > 0` stores every
-    coefficient (surplus in :math:`d \\ge 2`) times :math:`c` (near-miss control; 1 is Network B).
+    Parameters
+    ----------
+    f : callable
+        The target, mapping an ``(n, d)`` float64 tensor to ``(n,)`` values, zero on the boundary.
+    m : int
+        The degree of the stored interpolant plus one: 2 (hats) or 3 (quadratics) in :math:`d = 1`, 2 in
+        :math:`d \\ge 2`.
+    W, L : int
+        Nominal width and depth, powers of two (so that :math:`K = (WL)^2` is a sparse-grid level and cell
+        location is exact in binary arithmetic), ``L <= 53`` (bits per float64 word).
+    d : int, optional
+        The dimension.
+    coefficient_bits : int, optional
+        A fixed number :math:`J` of bits per coefficient instead of :math:`\\min(mn + 8, 53)`, which grows
+        with :math:`\\log K` (negative control: a fixed :math:`J`).
+    product_depth : int, optional
+        The depth :math:`s` of Yarotsky's products instead of :math:`\\lceil mn/2\\rceil + 4`.
+    coefficient_scale : float, optional
+        :math:`c > 0`: every coefficient (surplus in :math:`d \\ge 2`) stored times :math:`c` (near-miss
+        control; 1 is Network B).
+
+    Returns
+    -------
+    SuperApproximationNetwork or SparseSuperApproximationNetwork
+        :class:`SuperApproximationNetwork` in :math:`d = 1`, :class:`SparseSuperApproximationNetwork` in
+        :math:`d \\ge 2`; ``width``, ``depth`` and ``nonzero_parameters`` equal the counts on ``explicit()``.
+
+    Examples
+    --------
+    >>> from nnproofs import korobov
+    >>> net = korobov.super_approximation_network(korobov.korobov_example(1), m=2, W=2, L=2)
+    >>> net.K, net.J
+    (16, 16)
+
+    Notes
+    -----
+    The stored bits are limited by ``MAX_STORED_BITS`` (a memory cap of this library, not of float64).
     """
     positive_int("d", d)
     require_smoothness(m)

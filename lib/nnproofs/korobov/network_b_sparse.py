@@ -57,6 +57,12 @@ class SparseSuperApproximationNetwork(nn.Module):
     then the levels' tables and templates side by side, then the products); ``width``, ``depth`` and
     ``nonzero_parameters`` are the layout arithmetic of :meth:`layout`, equal to the counts on those
     weights (a test); ``stored_bits`` sums :math:`J K'_{\\mathbf l}` over the levels.
+
+    Parameters
+    ----------
+    f, d, W, L, coefficient_bits, product_depth, coefficient_scale
+        As for :func:`~nnproofs.korobov.super_approximation_network`, which validates them and is the way to
+        build one.
     """
 
     def __init__(self, f: Callable, *, d: int, W: int, L: int, coefficient_bits: int | None = None,

@@ -50,6 +50,11 @@ class PartitionedNetwork(nn.Module):
     :math:`|\\Phi - I_n f| \\le` ``error_bound`` (the larger local bound plus :math:`4M\\,4^{-t}`).
     Resources: the two local networks and the partition side by side (the width of each at its
     widest, an upper bound), then the two products with :math:`g_\\nu` carried beside them.
+
+    Parameters
+    ----------
+    f, W, L, shift
+        As for :func:`partitioned_network`, which validates them and is the way to build one.
     """
 
     def __init__(self, f: Callable, *, W: int, L: int, shift: bool = True):
@@ -172,8 +177,29 @@ class PartitionedNetwork(nn.Module):
 def partitioned_network(f: Callable, *, W: int, L: int, shift: bool = True) -> PartitionedNetwork:
     """Network C (:class:`PartitionedNetwork`) for ``f`` on :math:`[0, 1]`, nominal ``W``, ``L`` as for Network B.
 
-    ``shift=False`` (negative control) makes the second local network an unshifted copy of the
-    first, so its bands fall where :math:`g_1 = 1`.
+    Parameters
+    ----------
+    f : callable
+        The target, mapping an ``(n, 1)`` float64 tensor to ``(n,)`` values, zero at 0 and 1.
+    W, L : int
+        Nominal width and depth, powers of two with :math:`WL \\le 64` (beyond it float64 leaves the
+        products' inputs on the kinks of Yarotsky's pieces).
+    shift : bool, optional
+        ``False`` (negative control) makes the second local network an unshifted copy of the first, so its
+        bands fall where :math:`g_1 = 1`.
+
+    Returns
+    -------
+    PartitionedNetwork
+        The network; ``interpolant``, ``error_bound``, ``partition(x)``, ``gradient(x)`` and
+        ``explicit()`` (written out layer by layer, its resources counted on the weights).
+
+    Examples
+    --------
+    >>> from nnproofs import korobov
+    >>> net = korobov.partitioned_network(korobov.korobov_example(1), W=2, L=2)
+    >>> net.K
+    16
     """
     require_sizes(W, L)
     if not isinstance(shift, bool):

@@ -8,14 +8,12 @@
 
 from __future__ import annotations
 
-import functools
 import math
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 
 import torch
 
 from .. import budget
-from .. import device as book_device
 from ..measure import (cell_quadrature, evaluate_target, significant, stratified_points, target_gradient,
                        uniform_points, values_and_gradient)
 from ..rates import fit_loglog, rate_check, RateCheck
@@ -40,16 +38,26 @@ SLOPE_TOLERANCE = 0.2  # of the slope against W·L
 STEEPENING = 0.05  # local slopes that steepen by more than this at every step, the last meeting the rate: pre-asymptotic
 
 
-@functools.lru_cache(maxsize=32)
-def _network_b_errors(f: Callable, m: int, W: int, L: int, d: int, coefficient_bits: int | None, samples: int,
-                      device: str, coefficient_scale: float = 1.0) -> dict:
-    """Network B for one ``(W, L)``, built and measured for every ``p`` in ``NORMS_P`` (:func:`check_super_approximation`).
+class _OneCheck:
+    """The target ``f`` under a new identity for one check.
 
-    Cached (the 32 latest): the :math:`L_1` and :math:`L_2` checks of one target share the network and
-    its values, the costly part. The key is the target object itself, so a target must not change
-    its values between calls (a redefined function is a new key; an unhashable one is not cached);
-    ``device`` (``BOOK_DEVICE``'s, where everything is built) is part of the key.
+    The library's caches keyed by the target (the interpolants, the class readings) then serve this check
+    only: a callable whose values change between two checks (an object with a parameter, a module trained
+    further) is never judged on values it returned before.
     """
+
+    __slots__ = ("f",)
+
+    def __init__(self, f: Callable):
+        self.f = f
+
+    def __call__(self, x: torch.Tensor) -> torch.Tensor:
+        return self.f(x)
+
+
+def _network_b_errors(f: Callable, m: int, W: int, L: int, d: int, coefficient_bits: int | None, samples: int,
+                      coefficient_scale: float = 1.0) -> dict:
+    """Network B for one ``(W, L)``, built and measured for every ``p`` in ``NORMS_P`` (:func:`check_super_approximation`)."""
     network = super_approximation_network(f, m=m, W=W, L=L, d=d, coefficient_bits=coefficient_bits,
                                           coefficient_scale=coefficient_scale)
     if d == 1:  # Gauss-Legendre on every cell: the network is a polynomial there, off the bands
@@ -86,77 +94,58 @@ def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: i
                               p: int = 1, coefficient_scale: float = 1.0) -> RateCheck:
     """Theorem ``thm-korobov-super``: :math:`\\|f - \\Phi_{W,L}\\|_{L_p} \\approx C (WL)^{-2m} n^{d-1}`, :math:`n = \\log_2 (WL)^2`.
 
-    For every ``(W, L)`` in ``WL`` Network B (:func:`super_approximation_network`) is built and its
-    :math:`L_p` error (``p`` 1 or 2) measured in two parts,
+    Builds Network B (:func:`super_approximation_network`) for every ``(W, L)``, measures its
+    :math:`L_p` error and fits its log-log slope against the nominal :math:`WL` (in :math:`d = 2` the
+    error divided by the sparse grid's logarithm :math:`n^{d-1}`): expected :math:`-2m`, tolerance 0.2.
 
-    .. math:: \\|f - \\Phi\\|_{L_p}^p \\approx \\sum_{k=0}^{K-1}\\sum_{q=1}^{8} w_q\\,|f - \\Phi|^p(x_{k,q})
-              + \\int_{\\Omega_\\varepsilon} |f - \\Phi|^p:
+    Parameters
+    ----------
+    f : callable
+        The target, mapping an ``(n, d)`` float64 tensor on :math:`[0, 1]^d` to ``(n,)`` values; zero on the
+        boundary. Every call builds and reads it afresh: nothing is kept from an earlier call.
+    m : int
+        The smoothness order, 2 or 3 (:math:`d = 1`); 2 in :math:`d = 2`.
+    WL : sequence of (int, int)
+        The nominal sizes ``(W, L)``, powers of two, at least two distinct products :math:`WL`.
+    d : int, optional
+        The dimension, 1 or 2 (``MAX_CHECK_DIMENSION``); :math:`d \\ge 3` is refused.
+    coefficient_bits : int, optional
+        A fixed number :math:`J` of bits per coefficient instead of :math:`\\min(mn + 8, 53)` (a broken control).
+    samples : int, optional
+        Uniform random points of the :math:`d = 2` error (at least ``MIN_SAMPLES`` = 1024).
+    p : int, optional
+        The norm, 1 or 2 (``NORMS_P``).
+    coefficient_scale : float, optional
+        Every stored coefficient (surplus) times this factor (a near-miss control; 1 is Network B).
 
-    off the bands Network B is a polynomial of degree :math:`m - 1` on every cell :math:`[k/K, (k+1)/K)`
-    (up to its products' :math:`4^{-s}`), so the first term is an 8-point Gauss–Legendre rule on every
-    cell (:func:`nnproofs.measure.cell_quadrature`, ``GAUSS_NODES``): an error localised in one cell,
-    at a kink of :math:`f`, is integrated, where a Monte Carlo sample with fewer points than cells
-    would miss it. The nodes lie inside the cells, never in the bands, which are integrated
-    separately across their width (:func:`band_profile`, ``error_integrals``). ``measured`` is the
-    log-log slope against the *nominal* :math:`WL`; expected :math:`-2m`, tolerance 0.2. ``samples``
-    is used in :math:`d = 2` only (at least ``MIN_SAMPLES`` = 1024). An error below round-off counts as
-    the round-off level (:math:`f = 0` fails the round-off requirement).
+    Returns
+    -------
+    RateCheck
+        ``measured`` the slope; ``requirements``: off the bands the network within 5% of the interpolant's
+        own error from the interpolant and within its a-priori bound, the bands at most ``BAND_SHARE`` of
+        :math:`\\|f - \\Phi\\|_p^p`, the interpolant's error above round-off, and :math:`f` in the class
+        (:func:`~nnproofs.korobov.read_class`); ``notes``: errors, local slopes, band shares, the readings and
+        the resources counted on every network.
 
-    In :math:`d = 2` (:math:`m = 2`, :class:`SparseSuperApproximationNetwork`) the theorem's
-    logarithms are the sparse grid's :math:`n^{d-1}` (:math:`\\|f - I_n f\\| = O(4^{-n} n^{d-1})`,
-    ``thm-sparse-grid-interp``), so ``measured`` is the slope of :math:`\\|f - \\Phi\\|_{L_p} / n^{d-1}`
-    (the raw slope is in the notes). :math:`d \\ge 3` is refused (``MAX_CHECK_DIMENSION``): at the
-    levels that can be built :math:`n^{d-1}` over-corrects: in :math:`d = 3` at ``WL`` = 4, 8, 16 the
-    chapter's target gives the slope :math:`-4.32` while the network stays within 0.19% of its
-    interpolant, so the check would not test the theorem. The :math:`d = 2` network is bilinear on
-    :math:`(WL)^4` cells, too many to visit: its error is a Monte Carlo mean over ``samples`` uniform
-    random points (fixed seed), which suits targets whose error is spread over the square, not errors
-    localised in a few cells. The bands, :math:`d(n-1)\\delta/2` in measure, are not sampled and not
-    integrated: the requirement bounds their share a priori by
-    :math:`(M + \\max|f|)^p |\\Omega_\\varepsilon|` (:math:`M` the clip level).
+    Examples
+    --------
+    >>> from nnproofs import korobov
+    >>> f = korobov.korobov_example(1)
+    >>> check = korobov.check_super_approximation(f, m=2, WL=[(2, 2), (4, 4)])
+    >>> check.verdict
+    'PASSED'
 
-    Requirements: off the bands the network stays within 5% of the interpolant's own error
-    (the bit-stored coefficients and the products cost almost nothing) and within its a-priori
-    bound; the bands contribute at most half of :math:`\\|f - \\Phi\\|_p^p` (their share is
-    :math:`O(\\delta)` with :math:`\\delta = 2^{-46}`, the thinnest float64 allows; for :math:`p = 2`
-    it overtakes :math:`(WL)^{-4p}` near :math:`WL = 64`, which is why the theorem's :math:`\\delta`
-    shrinks with :math:`WL` and :math:`p`); the interpolant's error lies above round-off (a target
-    that the degree-:math:`(m-1)` basis reproduces, such as :math:`x(1-x)` for :math:`m = 3`, has no
-    rate to measure); and :math:`f` is in the class, read by
-    :func:`nnproofs.korobov.smoothness.read_class` (:math:`m`, the finest network's interpolant) as in every
-    check of the chapter: surpluses decaying like :math:`2^{-m|\\mathbf l|_1}`, coordinate differences of every
-    order up to :math:`m` and (:math:`d = 2`) mixed differences bounded. The slope alone cannot decide that in
-    :math:`L_1`: :math:`|x - a|` times a bubble, outside :math:`X^2_1` (its second derivative is a Dirac mass),
-    keeps the slope :math:`-4.00` because its kink costs :math:`K^{-2}` in one cell, and for :math:`m = 3` a
-    jump of :math:`f''` keeps :math:`-6`; the surpluses miss both at a dyadic node, the differences do not. The
-    criteria are of :math:`X^m_\\infty`: a target of :math:`X^m_p` whose :math:`m`-th derivative is unbounded
-    but :math:`p`-integrable (:math:`|x - a|^{3/2}` in :math:`L_1`) is refused.
-
-    Pre-asymptotic false rejections in :math:`d = 2`. At the chapter's sizes ``WL`` = (2, 2), (2, 4), (4, 4)
-    (:math:`n = 4, 6, 8`) targets with features of width about 0.3 have not reached the rate:
-    :math:`\\prod_j 4x_j(1-x_j)\\,e^{-|x - 0.4|^2/0.1}` gives the slopes :math:`-3.72` (:math:`p = 1`) and
-    :math:`-3.80` (:math:`p = 2`), :math:`\\sin(3\\pi x_1)\\sin(3\\pi x_2)` :math:`-3.66` and :math:`-3.70`,
-    all requirements holding; at (2, 4), (4, 4), (4, 8) they pass (:math:`-3.85, -3.88, -3.82, -3.85`).
-    When the slope misses the rate, every requirement holds and the local slopes steepen by more than
-    ``STEEPENING`` = 0.05 at every step, the last one meeting the rate, the verdict is INCONCLUSIVE
-    (chapter 1's rule): the Gaussian bump (local slopes :math:`-3.63, -3.81` and :math:`-3.74, -3.85`)
-    and :math:`\\sin(3\\pi x_1)\\sin(3\\pi x_2)` for :math:`p = 2` (:math:`-3.59, -3.80`); for :math:`p = 1`
-    (:math:`-3.54, -3.77`) it stays FAILED. No target outside the class measured here has local slopes that
-    steepen to the rate (the square root's, :math:`-3.58, -3.75`, stop short), and the rule needs every
-    requirement anyway. The surplus reading alone failing, every other requirement holding, is INCONCLUSIVE too
-    (:func:`nnproofs.korobov.smoothness.verdict`).
-
-    Network B's values (every :math:`p`) are cached per target and size (:func:`_network_b_errors`).
-    ``coefficient_bits`` and ``coefficient_scale`` build controls (:func:`super_approximation_network`): a
-    fixed number of bits (broken: the rate stalls) and stored coefficients times :math:`c` (near miss:
-    :math:`\\Phi \\approx c\\,I_n f`, rejected for :math:`|c - 1| \\ge 0.1` by the distance to the
-    interpolant, the a-priori bound and the slope). The actual width, depth, nonzero parameters and stored bits are in the
-    notes: the width grows like :math:`W\\log(WL)` and the depth like :math:`L + \\log(WL)` (the
-    theorem's logarithmic factors), plus a fixed cost of the cell location, so the slope against actual
-    width × depth differs from the nominal one (chapter 2.2 measures it). Budget: ``samples`` × 512 d bytes
-    within ``budget.memory()``; the sizes of :func:`nnproofs.korobov.sizes.require_wl` and ``MAX_STORED_BITS``.
+    Notes
+    -----
+    In :math:`d = 1` the error off the bands is integrated cell by cell by an 8-point Gauss rule and the
+    bands across their width (:func:`band_profile`); in :math:`d = 2` it is a Monte Carlo mean and the bands
+    are bounded a priori. Pre-asymptotic data and class readings that cannot decide give INCONCLUSIVE. Why
+    each rule and tolerance is what it is: the chapter's section "How the checks decide"
+    (``book/02_korobov_networks.md``) and ``tests/test_korobov*.py``. Budget: ``samples`` × 512 d bytes within
+    ``budget.memory()``, the sizes of :func:`~nnproofs.korobov.sizes.require_wl` and ``MAX_STORED_BITS``.
     """
     d = require_reading(f, d)
+    f = _OneCheck(f)
     if d > MAX_CHECK_DIMENSION:
         raise ValueError(f"d={d}: at the levels that can be built (n <= 12) dividing the error by n^(d-1) "
                          f"over-corrects for d >= 3 (a network that tracks its interpolant fails the slope), so the "
@@ -174,8 +163,7 @@ def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: i
     errors, interpolation, tracking, within_bound, resources, band, shares, logs = [], [], [], [], [], [], [], []
     sizes = []
     for W, L in WL:
-        measure = _network_b_errors if isinstance(f, Hashable) else _network_b_errors.__wrapped__
-        size = measure(f, m, W, L, d, coefficient_bits, samples, str(book_device.device()), coefficient_scale)
+        size = _network_b_errors(f, m, W, L, d, coefficient_bits, samples, coefficient_scale)
         sizes.append(size)
         f_max = max(f_max, size["max |f|"])
         resolution = 100 * 2.0**-52 * max(1.0, f_max)
@@ -256,36 +244,54 @@ MAX_DERIVATIVE_SAMPLES = 64 * DERIVATIVE_SAMPLES
 def check_super_approximation_derivative(f: Callable[[torch.Tensor], torch.Tensor], *, m: int,
                                          WL: Sequence[tuple[int, int]], products: str = "W1",
                                          samples: int = DERIVATIVE_SAMPLES, seed: int = 3) -> RateCheck:
-    """Network B's derivative off its bands, :math:`d = 1`: :math:`\\|(f - \\Phi_{W,L})'\\|_{L_2(\\Omega\\setminus\\Omega_\\varepsilon)} \\approx C (WL)^{-2(m-1)}`.
+    """Network B's derivative off its bands, :math:`d = 1`: :math:`\\|(f - \\Phi_{W,L})'\\|_{L_2} \\approx C (WL)^{-2(m-1)}`.
 
-    The rate of Theorem ``thm-korobov-sobolev``, measured where Network B is the stored
-    interpolant: ``measured`` is the log-log slope of :math:`\\|\\Phi' - f'\\|_{L_2}` against the nominal
-    :math:`WL`, expected :math:`-2(m-1)`, tolerance 0.2 as for the values. The norm is a stratified
-    Monte Carlo estimate over :func:`nnproofs.measure.stratified_points`: the same number of uniform
-    random points in every one of the :math:`K` cells, at least ``samples`` in all (``seed``), so that
-    every cell is sampled and an error that sits in one cell, at a kink of :math:`f`, enters with its
-    weight :math:`1/K`, where a sample with fewer points than cells would miss it. Not a Gauss rule: the
-    derivative of Yarotsky's products is a sawtooth with :math:`2^s` pieces across each cell, which
-    fixed nodes alias (two Gauss nodes per cell overstate the error of :math:`m = 2` by more than 5%).
-    The points in a band, none in practice, are left out. Derivatives by automatic differentiation
-    (:meth:`SuperApproximationNetwork.gradient`), :math:`f'` by :func:`target_gradient`.
+    The rate of Theorem ``thm-korobov-sobolev``, measured where Network B is the stored interpolant:
+    ``measured`` is the log-log slope of :math:`\\|\\Phi' - f'\\|_{L_2}` off the bands against the nominal
+    :math:`WL`, expected :math:`-2(m-1)`, tolerance 0.2.
 
-    Products. The derivative of :math:`\\tilde\\times_s` is accurate to :math:`2\\cdot 2^{-s}` only, and
-    the chain rule multiplies it by :math:`K = 2^n`, so ``products="W1"`` builds Network B with
-    :math:`s = (m-1)n + 4` (error :math:`\\approx K^{-(m-1)}/16`); ``products="Lp"`` keeps the
-    default :math:`s = \\lceil mn/2\\rceil + 4`, enough for the values but, for :math:`m = 3`, not for
-    the derivative (negative control). For :math:`m = 2` both are :math:`n + 4`.
+    Parameters
+    ----------
+    f : callable
+        The target, mapping an ``(n, 1)`` float64 tensor to ``(n,)`` values, zero at 0 and 1.
+    m : int
+        The smoothness order, 2 or 3.
+    WL : sequence of (int, int)
+        The nominal sizes ``(W, L)``, powers of two.
+    products : {"W1", "Lp"}, optional
+        Product depth :math:`s = (m-1)n + 4`, which the derivative needs (the chain rule multiplies the
+        products' derivative error :math:`2^{-s}` by :math:`K`), or the values' :math:`\\lceil mn/2\\rceil + 4`
+        (a broken control for :math:`m = 3`; the same for :math:`m = 2`).
+    samples : int, optional
+        At least this many stratified random points, at least one in every cell (at most
+        ``MAX_DERIVATIVE_SAMPLES``).
+    seed : int, optional
+        The seed of the points.
 
-    Requirements: off the bands the derivative error is within 5% of the interpolant's own
-    (:math:`\\|(f - I_n f)'\\|`), which fails when the products are too shallow; and :math:`f` is in the class,
-    read by :func:`nnproofs.korobov.smoothness.read_class` (order :math:`m`) as in every check of the chapter: a
-    kink at a node keeps the slope :math:`-2`, a jump of :math:`f''` the slope :math:`-4` for :math:`m = 3`.
-    Pre-asymptotic data give INCONCLUSIVE as in :func:`check_super_approximation`. Budget: ``samples`` at most
-    ``MAX_DERIVATIVE_SAMPLES``, and 8 multiply-adds per nonzero parameter and point within ``budget.work()``. The notes hold
-    :func:`band_profile` of every network: inside the bands the variation of :math:`\\Phi` does not
-    decrease with :math:`WL`, which is why Network B alone does not prove the :math:`W^1_p` rate.
+    Returns
+    -------
+    RateCheck
+        ``requirements``: off the bands :math:`\\|\\Phi' - f'\\| \\le 1.05\\,\\|(I_n f)' - f'\\|` at every size, and
+        :math:`f` in the class (:func:`~nnproofs.korobov.read_class`, order :math:`m`); ``notes``: the errors,
+        the readings and :func:`band_profile` of every network (inside the bands the variation of :math:`\\Phi`
+        grows with :math:`WL`, which is why Network B alone does not prove the :math:`W^1_p` rate).
+
+    Examples
+    --------
+    >>> from nnproofs import korobov
+    >>> f = korobov.korobov_example(1)
+    >>> korobov.check_super_approximation_derivative(f, m=2, WL=[(2, 2), (4, 4)]).verdict
+    'PASSED'
+
+    Notes
+    -----
+    The norm is a stratified Monte Carlo estimate (:func:`nnproofs.measure.stratified_points`), not a Gauss
+    rule, which the sawtooth derivative of Yarotsky's products would alias; the chapter's "How the checks
+    decide" says why. Pre-asymptotic data give INCONCLUSIVE as in :func:`check_super_approximation`. Budget:
+    8 multiply-adds per nonzero parameter and point within ``budget.work()``.
     """
     require_reading(f, 1)
+    f = _OneCheck(f)
     require_smoothness(m)
     require_wl(WL)
     if products not in PRODUCTS:
@@ -339,28 +345,49 @@ def check_super_approximation_derivative(f: Callable[[torch.Tensor], torch.Tenso
 
 def check_partitioned_network(f: Callable[[torch.Tensor], torch.Tensor], *, WL: Sequence[tuple[int, int]],
                               shift: bool = True, samples: int = DERIVATIVE_SAMPLES, seed: int = 3) -> RateCheck:
-    """Theorem ``thm-korobov-sobolev`` in :math:`d = 1`, :math:`m = 2`: :math:`|f - \\Phi_C|_{W^1_2} \\approx C(WL)^{-2}`, everywhere.
+    """Theorem ``thm-korobov-sobolev``, :math:`d = 1`, :math:`m = 2`: :math:`|f - \\Phi_C|_{W^1_2} \\approx C(WL)^{-2}`, everywhere.
 
-    For every ``(W, L)`` Network C (:func:`partitioned_network`) is built; ``measured`` is the
-    log-log slope of :math:`\\|\\Phi_C' - f'\\|_{L_2}` against the nominal :math:`WL`, expected
-    :math:`-2(m-1) = -2`, tolerance 0.2. Unlike :func:`check_super_approximation_derivative` nothing is
-    excluded: :math:`\\Phi_C` has no bands. The norms are stratified Monte Carlo estimates over
-    :func:`nnproofs.measure.stratified_points` (the same number of uniform random points in every one of
-    the :math:`K` cells, at least ``samples``, ``seed``): every cell is sampled, so an error localised in
-    one cell, at a kink of :math:`f`, enters with its weight :math:`1/K`. (A Gauss rule per cell would not
-    be exact here: the partition has kinks at every eighth of a cell and the products' derivative is a
-    sawtooth.)
+    Builds Network C (:func:`partitioned_network`) for every ``(W, L)``; ``measured`` is the log-log slope
+    of :math:`\\|\\Phi_C' - f'\\|_{L_2}` against the nominal :math:`WL`, expected :math:`-2`, tolerance 0.2.
+    Nothing is excluded: :math:`\\Phi_C` has no bands.
 
-    Requirements: the derivative and the value errors are within 5% of the interpolant's own; and
-    the bands are hidden: on points across every band of both local networks
-    (:meth:`PartitionedNetwork.band_samples`, bands probed at width :math:`2^{-30}`),
-    :math:`|\\Phi_C - I_n f|` stays within ``error_bound``, which fails when a band falls where its
-    partition function is not zero (negative control ``shift=False``); and :math:`f` is in :math:`X^2`, read by
-    :func:`nnproofs.korobov.smoothness.read_class` as in every check of the chapter (a kink at a node keeps the
-    slope). Budget: ``samples`` at most ``MAX_DERIVATIVE_SAMPLES``, and 8 multiply-adds per nonzero parameter
-    and point within ``budget.work()``.
+    Parameters
+    ----------
+    f : callable
+        The target, mapping an ``(n, 1)`` float64 tensor to ``(n,)`` values, zero at 0 and 1.
+    WL : sequence of (int, int)
+        The nominal sizes ``(W, L)``, powers of two, :math:`WL \\le 64` (a limit of float64).
+    shift : bool, optional
+        ``False`` replaces the half-cell shifted local network by an unshifted copy (negative control: its
+        bands fall where its partition function is one).
+    samples : int, optional
+        At least this many stratified random points, at least one in every cell (at most
+        ``MAX_DERIVATIVE_SAMPLES``).
+    seed : int, optional
+        The seed of the points.
+
+    Returns
+    -------
+    RateCheck
+        ``requirements``: derivative and value errors within 5% of the interpolant's; across every band of
+        both local networks (:meth:`PartitionedNetwork.band_samples`) :math:`|\\Phi_C - I_n f|` within
+        ``error_bound``; and :math:`f` in :math:`X^2` (:func:`~nnproofs.korobov.read_class`).
+
+    Examples
+    --------
+    >>> from nnproofs import korobov
+    >>> f = korobov.korobov_example(1)
+    >>> korobov.check_partitioned_network(f, WL=[(2, 2), (4, 4)]).verdict
+    'PASSED'
+
+    Notes
+    -----
+    Stratified Monte Carlo norms, as in :func:`check_super_approximation_derivative`; the chapter's "How the
+    checks decide" gives the reasons. Budget: 8 multiply-adds per nonzero parameter and point within
+    ``budget.work()``.
     """
     require_reading(f, 1)
+    f = _OneCheck(f)
     require_wl(WL)
     if require_count("samples", samples, bytes_each=8 * 64) > MAX_DERIVATIVE_SAMPLES:
         raise ValueError(f"samples={samples}: allowed at most {MAX_DERIVATIVE_SAMPLES} (MAX_DERIVATIVE_SAMPLES)")
