@@ -1,4 +1,4 @@
-"""Chapter 2.2: the checks of Networks B and C judge the target as it is when they are called.
+"""Chapter 2: the checks and the class readings judge the target as it is when they are called.
 
 A callable whose values change between two checks (an object with a parameter, a module trained further) was
 judged on its former values: the networks and the class readings were cached per target object, so a target
@@ -32,6 +32,16 @@ def test_a_target_that_leaves_the_class_between_two_checks_is_rejected_by_the_se
         f.a = 1.0
         changed = check(f)
         assert changed.verdict == "FAILED" and changed.rate_holds  # only the class reading sees the kink
+
+
+def test_the_class_readings_and_the_level_check_read_a_changed_target_afresh():
+    f = Kinked()
+    assert korobov.read_class(f, d=1, m=2).requirements and all(korobov.read_class(f, d=1, m=2).requirements.values())
+    levels = lambda: korobov.check_sparse_grid_levels(f, d=1, levels=[3, 4, 5, 6])
+    assert levels().verdict == "PASSED"
+    f.a = 1.0
+    assert not all(korobov.read_class(f, d=1, m=2).requirements.values())
+    assert levels().verdict == "FAILED"
 
 
 # ----------------------------------------------- the calibration stated in "How the checks decide" (chapter 2.2)

@@ -22,10 +22,12 @@ levels of the directions fill in: when only they fail, :func:`verdict` says INCO
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import dataclasses
 import functools
 import math
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 
 import torch
 
@@ -105,7 +107,6 @@ def require_reading(f: Callable, d) -> int:
     return d
 
 
-@functools.lru_cache(maxsize=32)
 def _coordinate_maxima(f: Callable, d: int, device: str, lines: int) -> tuple[dict[int, tuple[float, ...]], float]:
     steps = STEPS if lines == LINES else COVER_STEPS
     maxima = {r: [0.0] * len(steps) for r in (2, 3)}
@@ -120,7 +121,6 @@ def _coordinate_maxima(f: Callable, d: int, device: str, lines: int) -> tuple[di
     return {r: tuple(v) for r, v in maxima.items()}, largest
 
 
-@functools.lru_cache(maxsize=32)
 def _mixed_maxima(f: Callable, d: int, device: str) -> tuple[tuple[float, ...], float]:
     spacing, margin = MIXED_STEPS[-1], MIXED_STEPS[0]
     maxima, largest = [0.0] * len(MIXED_STEPS), 0.0
@@ -153,10 +153,37 @@ def _growth(maxima, steps, weight: float, order: int, largest: float) -> tuple[f
 UNREAD = "none resolved above round-off"
 
 
+_READING = contextvars.ContextVar("korobov_reading", default=None)
+
+
+def _one_reading(public: Callable) -> Callable:
+    """A public reading shares the line values it reads of ``f`` with the readings it calls, and with nothing
+    else: the next call reads ``f`` afresh, so a callable whose values change between two calls (an object
+    with a parameter, a module trained further) is never judged on values it returned before."""
+    @functools.wraps(public)
+    def reading(*args, **kwargs):
+        if _READING.get() is not None:
+            return public(*args, **kwargs)
+        token = _READING.set({})
+        try:
+            return public(*args, **kwargs)
+        finally:
+            _READING.reset(token)
+    return reading
+
+
 def _cached(function, f, *args):
-    return (function if isinstance(f, Hashable) else function.__wrapped__)(f, *args)
+    """``function(f, *args)``, computed once per reading (:func:`_one_reading`)."""
+    memo = _READING.get()
+    if memo is None:
+        return function(f, *args)
+    key = (function.__name__, id(f), args)  # f stays alive for the whole reading, so its id is its own
+    if key not in memo:
+        memo[key] = function(f, *args)
+    return memo[key]
 
 
+@_one_reading
 def coordinate_differences(f: Callable[[torch.Tensor], torch.Tensor], d: int,
                            order: int = 2) -> tuple[list[float], float, str]:
     """:math:`M_r(h) = \\max_j \\max_{\\text{lines}} |\\Delta^r_{h,j} f|/h^r` for :math:`h` in ``STEPS``, and its growth.
@@ -208,6 +235,7 @@ def coordinate_differences(f: Callable[[torch.Tensor], torch.Tensor], d: int,
     return fine, growth, decade if not resolved else f"{decade} ({lines} lines per coordinate)"
 
 
+@_one_reading
 def mixed_differences(f: Callable[[torch.Tensor], torch.Tensor], d: int) -> tuple[list[float], float, str]:
     """:math:`\\max_{i<j}\\max|\\Delta^2_{h,i}\\Delta^2_{h,j} f|/h^4` for :math:`h` in ``MIXED_STEPS``, and its growth.
 
@@ -332,6 +360,7 @@ class ClassReading:
     unread: tuple[str, ...] = ()  # difference readings that resolved nothing above round-off (False, INCONCLUSIVE)
 
 
+@_one_reading
 def read_class(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, m: int,
                interpolant: SparseGridInterpolant | None = None) -> ClassReading:
     """The requirements of :math:`f \\in X^m_\\infty([0,1]^d)` that the chapter reads from :math:`f`.

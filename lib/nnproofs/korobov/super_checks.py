@@ -38,23 +38,6 @@ SLOPE_TOLERANCE = 0.2  # of the slope against W·L
 STEEPENING = 0.05  # local slopes that steepen by more than this at every step, the last meeting the rate: pre-asymptotic
 
 
-class _OneCheck:
-    """The target ``f`` under a new identity for one check.
-
-    The library's caches keyed by the target (the interpolants, the class readings) then serve this check
-    only: a callable whose values change between two checks (an object with a parameter, a module trained
-    further) is never judged on values it returned before.
-    """
-
-    __slots__ = ("f",)
-
-    def __init__(self, f: Callable):
-        self.f = f
-
-    def __call__(self, x: torch.Tensor) -> torch.Tensor:
-        return self.f(x)
-
-
 def _network_b_errors(f: Callable, m: int, W: int, L: int, d: int, coefficient_bits: int | None, samples: int,
                       coefficient_scale: float = 1.0) -> dict:
     """Network B for one ``(W, L)``, built and measured for every ``p`` in ``NORMS_P`` (:func:`check_super_approximation`)."""
@@ -145,7 +128,6 @@ def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: i
     ``budget.memory()``, the sizes of :func:`~nnproofs.korobov.sizes.require_wl` and ``MAX_STORED_BITS``.
     """
     d = require_reading(f, d)
-    f = _OneCheck(f)
     if d > MAX_CHECK_DIMENSION:
         raise ValueError(f"d={d}: at the levels that can be built (n <= 12) dividing the error by n^(d-1) "
                          f"over-corrects for d >= 3 (a network that tracks its interpolant fails the slope), so the "
@@ -291,7 +273,6 @@ def check_super_approximation_derivative(f: Callable[[torch.Tensor], torch.Tenso
     8 multiply-adds per nonzero parameter and point within ``budget.work()``.
     """
     require_reading(f, 1)
-    f = _OneCheck(f)
     require_smoothness(m)
     require_wl(WL)
     if products not in PRODUCTS:
@@ -387,7 +368,6 @@ def check_partitioned_network(f: Callable[[torch.Tensor], torch.Tensor], *, WL: 
     ``budget.work()``.
     """
     require_reading(f, 1)
-    f = _OneCheck(f)
     require_wl(WL)
     if require_count("samples", samples, bytes_each=8 * 64) > MAX_DERIVATIVE_SAMPLES:
         raise ValueError(f"samples={samples}: allowed at most {MAX_DERIVATIVE_SAMPLES} (MAX_DERIVATIVE_SAMPLES)")
