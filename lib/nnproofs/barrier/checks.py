@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Sequence
 
@@ -103,6 +104,15 @@ def _audit_requirements(audits: Sequence[Audit]) -> dict[str, bool]:
         REQ_OUTPUT: all(s.keeps_output for s in segments),
         REQ_TIGHT: all(t.holds and t.merge_barrier > TIGHT_RATIO * t.certificate for t in tight.values()),
     }
+
+
+def _decided(check: RateCheck, audits: Sequence[Audit]) -> RateCheck:
+    """``check``, made INCONCLUSIVE (with the first audit's reason) where it passed but some audit could not
+    say PASSED: a loss without a proof, or a barrier not bounded within its certificate."""
+    reasons = [a.inconclusive for a in audits if a.verdict == "INCONCLUSIVE"]
+    if check.passed and reasons:
+        return dataclasses.replace(check, passed=False, inconclusive=f"{len(reasons)} of {len(audits)} audits: {reasons[0]}")
+    return check
 
 
 def _pairs(W: torch.Tensor, a: torch.Tensor) -> list[tuple[Network, Network]]:
@@ -249,7 +259,7 @@ def check_barrier_decay(*, n: int, widths: Sequence[int], seeds: int = 5, loss: 
         mean.append(float(np.mean([r.certificate for r in found])))
         largest.append(max(r.certificate for r in found))
         realised.append(max(r.barrier for r in found))
-    return rate_check(
+    return _decided(rate_check(
         f"barrier decay, n = {n}, worst-case (spread) networks, {loss} loss, {cover} cover"
         + (f", {cells} cells" if cells is not None else "")
         + ("" if spherization == "curve" else f", spherization {spherization}")
@@ -272,7 +282,7 @@ def check_barrier_decay(*, n: int, widths: Sequence[int], seeds: int = 5, loss: 
             "largest function change on exact segments": max(r.max_function_change for r in audits),
             "lipschitz": loss_fn.lipschitz,
         },
-    )
+    ), audits)
 
 
 def check_trained_barriers(*, n: int, widths: Sequence[int], seeds: int = 3, loss: str = "huber", data=None,
@@ -327,7 +337,7 @@ def check_trained_barriers(*, n: int, widths: Sequence[int], seeds: int = 3, los
         relative.append(max(max(r.barrier, 0.0) / r.level for r in adaptive))
     fitted, series = _fitted_series([("largest normalised barrier (grid)", normalized),
                                      ("largest certificate (grid)", certificates)], widths)
-    return rate_check(
+    return _decided(rate_check(
         f"certificate on trained networks, n = {n}, {loss} loss, grid and adaptive covers",
         widths,
         series,
@@ -356,7 +366,7 @@ def check_trained_barriers(*, n: int, widths: Sequence[int], seeds: int = 3, los
             "largest function change on exact segments": max(r.max_function_change for r in audits),
             "lipschitz": loss_fn.lipschitz,
         },
-    )
+    ), audits)
 
 
 def check_zero_barrier_1d(widths: Sequence[int], *, loss: str = "huber", seeds: int = 4, data=None,
@@ -405,7 +415,7 @@ def check_zero_barrier_1d(widths: Sequence[int], *, loss: str = "huber", seeds: 
     requirements = {"certificate exactly 0 on every pair (S⁰ covered with radius 0)": max(certificates) == 0.0}
     requirements.update(_audit_requirements(audits))
     fitted, series = _fitted_series([("naive straight-line barrier (largest)", naive)], widths)
-    return rate_check(
+    return _decided(rate_check(
         f"zero barrier in 1-D, {loss} loss" + (", networks with biases" if biases else ""),
         widths,
         series,
@@ -426,7 +436,7 @@ def check_zero_barrier_1d(widths: Sequence[int], *, loss: str = "huber", seeds: 
             "level max(C_A, C_B) (largest)": max(r.level for r in audits),
             "lipschitz": loss_fn.lipschitz,
         },
-    )
+    ), audits)
 
 
 def default_widths(kind: str) -> list[int]:
