@@ -354,24 +354,46 @@ class Audit:
 
 
 def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: int = 17) -> Audit:
-    """Check every segment of a constructive path from ``A`` to ``B`` against its guarantee (``GUARANTEES``) on ``(x, y)``.
+    """Check every segment of a constructive path from ``A`` to ``B`` against its guarantee on ``(x, y)``.
 
-    Joints and ends first: the path must start at ``A`` and end at ``B`` (the networks it was asked to
-    join, not a permuted or canonical copy), every segment must start where the previous one ends, with
-    the same function on the data (``SegmentAudit.joint``, ``JOINT_RTOL``), and every segment must have
-    the form its guarantee's argument uses (:func:`form_problem`).
+    Parameters
+    ----------
+    path : Path
+        From :func:`constructive_path` (it carries the certificate's moments).
+    x : tensor (N, n)
+        Inputs.
+    y : tensor (N,)
+        Targets.
+    A, B : Network
+        The networks the path must join (not a permuted or canonical copy).
+    loss : str
+        A key of :data:`LOSSES`.
+    lam : float
+        The ℓ1 weight λ.
+    points_per_segment : int
+        ``p``: the audit samples ``2p − 1`` times per segment.
 
-    Exact kinds: ``|f_t − f_0| ≤ FUNCTION_ATOL`` at every sample; prune and spherize: cost
-    non-increasing between consecutive samples; consolidate: cost ≤ its start; free and transfer:
-    cost constant; bridge: cost ≤ the chord ``(1−t)C₀ + tC₁`` (convexity); merge: cost ≤ start + ``L·mean‖x‖·μ_side``.
-    All up to :func:`cost_roundoff` of the path's largest cost (round-off of a float64 mean). On every
-    segment ``‖w_j(t)‖ ≤ 1`` at every sample (the samples include both ends; a linear segment's norms
-    are convex in ``t``, so its largest norm is at an end, and the rescaling curve's
-    ``‖w_j‖/(1 − t + t‖w_j‖)`` is monotone, so the check is exact on the constructive path); merge keeps
-    ``a`` and spherize keeps ``a_j‖w_j‖`` (``SegmentAudit.output_change``). Also returns the sampled peak and level
-    ``max(C₀, C₁)`` (hence the barrier), the level and peak between the spherized networks (hence
-    :attr:`Audit.merge_barrier`), the certificate :meth:`Path.certificate` and its prefactor.
-    Budget: as :func:`profile`.
+    Returns
+    -------
+    Audit
+        Per segment (:class:`SegmentAudit`): joint, form (:func:`form_problem`), function change on exact
+        kinds, cost above its guarantee (``GUARANTEES``), ``‖w_j(t)‖ ≤ 1``, ``a`` (merge) and
+        ``a_j‖w_j‖`` (spherize) kept. For the path: sampled peaks and levels, the guarantees' upper
+        bounds of the suprema, the certificate (:meth:`Path.certificate`), the proof's order, the loss's
+        verified range. ``Audit.verdict`` is FAILED, INCONCLUSIVE or PASSED; ``Audit.report()`` says why.
+
+    Examples
+    --------
+    >>> from nnproofs import barrier
+    >>> A, B, x, y = barrier.tight_pair()
+    >>> report = barrier.audit(barrier.constructive_path(A, B, x), x, y, A=A, B=B, loss="huber", lam=1e-3)
+    >>> report.verdict
+    'PASSED'
+
+    Notes
+    -----
+    Tolerances: round-off only (``JOINT_RTOL``, ``FUNCTION_ATOL``, :func:`cost_roundoff`,
+    ``OUTPUT_RTOL``); the chapter's "How the checks decide" gives the reasons. Budget: as :func:`profile`.
     """
     if not isinstance(path, Path):
         raise TypeError(f"path must be a Path, got {type(path).__name__}")
