@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from ..rates import fold
 from ..validate import finite_real, positive_int
 from . import costs
 from .losses import PROBE_RESOLUTION, get_loss, verified_for
@@ -346,7 +347,7 @@ class Audit:
                   (self.within_loss_range, "predictions and targets where the loss was probed")]
         lines += [f"  [X ] {text}" for ok, text in checks if not ok]
         lines += [f"  [X ] segment {s.kind} ({s.side})" + (f": {s.form}" if s.form else "") for s in self.failures]
-        return "\n".join(lines)
+        return fold("\n".join(lines))
 
     @property
     def max_function_change(self) -> float:
@@ -470,12 +471,11 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
 
 
 def _bound(kind: str, start: float, end: float, lipschitz_step: float) -> float:
-    """An upper bound of the cost along a segment of ``kind`` from its guarantee, given its endpoint costs in
-    the forward direction: the start for function-exact kinds (non-increasing, at most the start, constant),
-    the larger end for the bridge (convex), the start plus ``L·mean‖x‖·Σ_j|a_j|‖Δw_j‖`` for a merge
-    (``|Δf(x)| ≤ Σ_j|a_j|‖Δw_j‖‖x‖``); no bound (``inf``) for a kind without a guarantee."""
-    if kind == "bridge":
-        return max(start, end)
+    """An upper bound of the cost along a segment of ``kind`` with its form (:func:`form_problem`), from its
+    endpoint costs in the forward direction. Every kind but the merge keeps ``W`` fixed (``f`` affine in
+    ``t``, the cost convex), keeps ``f`` and moves ``‖a‖₁`` linearly (spherize) or keeps the cost (free):
+    the larger end bounds it. A merge (``a`` fixed, ``|Δf(x)| ≤ Σ_j|a_j|‖Δw_j‖‖x‖``): its start plus
+    ``L·mean‖x‖·Σ_j|a_j|‖Δw_j‖``. A kind without a guarantee has no bound (``inf``)."""
     if kind == "merge":
         return start + lipschitz_step
-    return start if kind in EXACT_KINDS else float("inf")
+    return max(start, end) if kind in EXACT_KINDS or kind == "bridge" else float("inf")
