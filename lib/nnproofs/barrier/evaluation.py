@@ -102,6 +102,36 @@ def _sampled(path: Path, x, y, loss: str, lam: float, points_per_segment: int, r
 def profile(path: Path, x, y, *, loss: str, lam: float, points_per_segment: int = 17) -> Profile:
     """The cost ``C`` at ``points_per_segment`` equally spaced times of every segment of ``path``.
 
+    Parameters
+    ----------
+    path : Path
+        Any path (constructive or a baseline).
+    x, y : tensors (N, n) and (N,)
+        The data.
+    loss : str
+        A key of :data:`LOSSES`.
+    lam : float
+        The ℓ1 weight λ.
+    points_per_segment : int
+        Samples per segment, both ends included.
+
+    Returns
+    -------
+    Profile
+        Path times ``t``, costs and the segments' kinds; :meth:`Profile.barriers` gives the barrier in
+        three conventions.
+
+    Examples
+    --------
+    >>> from nnproofs import barrier
+    >>> A, B, x, y = barrier.tight_pair()
+    >>> path = barrier.constructive_path(A, B, x)
+    >>> len(barrier.profile(path, x, y, loss="huber", lam=1e-3, points_per_segment=3).t) == 3 * len(path.kinds)
+    True
+
+    Notes
+    -----
+    A sampled maximum is a lower bound of the supremum; :func:`audit` bounds it from above.
     Budget: segments × points × m × N × (n + 1) multiply-adds within ``budget.work()``.
     """
     local, _, c, *_ = _sampled(path, x, y, loss, lam, points_per_segment)
