@@ -193,12 +193,8 @@ def compare_paths(pairs: Sequence[tuple], x, y, *, loss: str, lam: float = LAMBD
     ----------
     pairs : sequence of (Network, Network)
         The pairs to join.
-    x, y : tensors (N, n) and (N,)
-        The data.
-    loss : str
-        A key of :data:`LOSSES`.
-    lam : float
-        The ℓ1 weight λ.
+    x, y, loss, lam
+        As in :func:`profile`.
     bezier_steps : int
         Adam steps of the Bezier curves (trained for all pairs at once).
     methods : sequence of str
