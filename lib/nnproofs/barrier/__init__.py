@@ -73,16 +73,16 @@ from .claims import CHAPTER
 from .construction import BRIDGES, COVERS, SPHERIZATIONS, constructive_path, default_cells
 from .covers import ball_cover, sphere_cover, weighted_kmeans
 from .data import spread_network, spread_pairs, teacher_data, tight_pair, train_networks
-from .drawing import draw_directions, draw_path_state, draw_profile
+from .drawing import COVER_COLORS, draw_directions, draw_path_state, draw_profile
 from .evaluation import COST_ATOL, FUNCTION_ATOL, JOINT_RTOL, OUTPUT_RTOL, Audit, Profile, SegmentAudit, audit, barrier, barriers, cost_roundoff, profile
-from .losses import CONVEXITY_ATOL, HUBER_DELTA, LOSS_PROBE, LOSS_PROBE_TARGETS, LOSSES, Loss, get_loss
+from .losses import CONVEXITY_ATOL, HUBER_DELTA, LOSS_PROBE, LOSS_PROBE_TARGETS, LOSSES, PROBE_RESOLUTION, Loss, get_loss
 from .model import CHUNK_ELEMENTS, FEASIBILITY_RTOL, LAMBDA, Network, as_network, as_pair, cost, forward
 from .paths import EXACT_KINDS, GUARANTEES, Canonical, Path, Segment, form_problem
 
 __all__ = [
     # networks, losses, cost
     "Network", "LAMBDA", "FEASIBILITY_RTOL", "CHUNK_ELEMENTS", "as_network", "as_pair", "forward", "cost",
-    "HUBER_DELTA", "CONVEXITY_ATOL", "LOSS_PROBE", "LOSS_PROBE_TARGETS", "Loss", "LOSSES", "get_loss",
+    "HUBER_DELTA", "CONVEXITY_ATOL", "LOSS_PROBE", "LOSS_PROBE_TARGETS", "PROBE_RESOLUTION", "Loss", "LOSSES", "get_loss",
     # the construction
     "EXACT_KINDS", "GUARANTEES", "Segment", "Canonical", "Path", "form_problem",
     "sphere_cover", "ball_cover", "weighted_kmeans",
@@ -101,5 +101,5 @@ __all__ = [
     "spread_certificate_slopes", "check_barrier_decay", "check_trained_barriers", "check_zero_barrier_1d",
     "default_widths", "default_seeds", "CHAPTER",
     # figures
-    "draw_profile", "draw_path_state", "draw_directions",
+    "draw_profile", "draw_path_state", "draw_directions", "COVER_COLORS",
 ]

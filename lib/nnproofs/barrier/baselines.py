@@ -187,14 +187,41 @@ def path_finders(pairs: Sequence[tuple], x, y, *, loss: str, lam: float = LAMBDA
 
 def compare_paths(pairs: Sequence[tuple], x, y, *, loss: str, lam: float = LAMBDA, bezier_steps: int = 300,
                   methods: Sequence[str] = METHODS, seed: int = 0) -> dict[str, dict[str, list]]:
-    """Every method of ``methods`` (default ``METHODS``) on the same ``pairs``, same cost, same barrier conventions.
+    """Every method of ``methods`` on the same ``pairs``, with the same cost and barrier conventions.
 
-    For each method, per pair: ``"max"``, ``"mean"``, ``"interpolated"`` (the three conventions of
-    :meth:`Profile.barriers`), ``"level"`` (``max(C_A, C_B)``, the same for every method),
-    ``"certificate"`` (``None`` for the methods that give none); and ``"seconds"``: process time to
-    *find* the path, per pair (Bezier curves are trained for all pairs at once, ``bezier_steps`` Adam
-    steps, and the time is divided by the number of pairs). Sampling: ``POINTS_PER_SEGMENT``, 51
-    points on lines, 101 on Bezier curves, 17 per constructive segment. Budget: as :func:`path_finders`.
+    Parameters
+    ----------
+    pairs : sequence of (Network, Network)
+        The pairs to join.
+    x, y, loss, lam
+        As in :func:`profile`.
+    bezier_steps : int
+        Adam steps of the Bezier curves (trained for all pairs at once).
+    methods : sequence of str
+        Names from ``METHODS`` (default all).
+    seed : int
+        Seed of the Bezier training.
+
+    Returns
+    -------
+    dict
+        ``{method: {"max", "mean", "interpolated", "level", "certificate": list per pair, "seconds":
+        float}}``: the three barrier conventions (:meth:`Profile.barriers`), ``max(C_A, C_B)``, the
+        certificate (``None`` for the methods that give none) and the process time to *find* the path,
+        per pair.
+
+    Examples
+    --------
+    >>> from nnproofs import barrier
+    >>> A, B, x, y = barrier.tight_pair()
+    >>> table = barrier.compare_paths([(A, B)], x, y, loss="huber", bezier_steps=2)
+    >>> sorted(table) == sorted(barrier.METHODS)
+    True
+
+    Notes
+    -----
+    Sampling: ``POINTS_PER_SEGMENT`` (51 points on lines, 101 on Bezier curves, 17 per constructive
+    segment). Budget: as :func:`path_finders`.
     """
     if (isinstance(methods, str) or not isinstance(methods, Sequence) or not methods
             or any(not isinstance(m, str) or m not in METHODS for m in methods)):

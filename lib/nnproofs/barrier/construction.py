@@ -127,20 +127,44 @@ def constructive_path(A, B, x, *, cover: str = "adaptive", cells: int | None = N
                       spherization: str = "curve", bridge: str = "output") -> Path:
     """The path of Theorem ``thm-barrier-decay`` from network ``A`` to network ``B``, segment by segment.
 
-    ``A``, ``B``: pairs ``(W (m, n), a (m,))`` (or bias-free ``Sequential`` networks) with ``‖w_j‖ ≤ 1``.
-    ``x`` (N, n): the data; it fixes ``n`` and the device (the path itself does not depend on it).
-    ``cover``: ``"grid"`` (a fixed cover of S^{n−1}, :func:`sphere_cover`: the theorem's) or
-    ``"adaptive"`` (``|ã|``-weighted spherical k-means, :func:`weighted_kmeans`); ``cells``: the number
-    ``K`` of cells, default ``⌊m/2⌋`` (for ``n = 1`` the cover is S⁰ = {±1}, ``K = 2``).
+    Parameters
+    ----------
+    A, B : Network
+        Pairs ``(W (m, n), a (m,))`` (or bias-free ``Sequential`` networks) with ``‖w_j‖ ≤ 1``.
+    x : tensor (N, n)
+        The data; it fixes ``n`` and the device (the path itself does not depend on it).
+    cover : {"adaptive", "grid"}
+        ``"grid"``: a fixed cover of S^{n−1} (:func:`sphere_cover`, the theorem's); ``"adaptive"``:
+        ``|ã|``-weighted spherical k-means (:func:`weighted_kmeans`).
+    cells : int, optional
+        The number ``K`` of cells, default ``⌊m/2⌋`` (for ``n = 1`` the cover is S⁰ = {±1}).
+    spherization : {"curve", "chord", "none"}
+        ``"chord"`` and ``"none"`` are negative controls: the function changes; the ball is covered.
+    bridge : {"output", "joint"}
+        ``"joint"`` (a negative control) moves first-layer weights during the bridge: convexity is lost.
 
-    Deliberately broken variants, for the negative controls: ``spherization="chord"`` (the straight
-    chord between the spherization's endpoints instead of the rescaling curve: the function changes),
-    ``spherization="none"`` (no spherization: the ball is covered, rate ``m^{−1/n}``),
-    ``bridge="joint"`` (first-layer weights move during the bridge: convexity is lost).
+    Returns
+    -------
+    Path
+        Segments prune/free, spherize, merge, consolidate (A's side), free moves, the bridge, transfers,
+        and B's side reversed, with the certificate's moments (:meth:`Path.certificate`).
 
-    Raises ``ValueError`` when the networks are infeasible or mismatched, or when the bridge needs
-    more slots than the networks have (``K_A + K_B > m`` occupied cells). Budget: the cover or k-means
-    and the assignment (``costs.path``, about ``2·61·m·K·n`` multiply-adds adaptive) within ``budget.work()``.
+    Raises
+    ------
+    ValueError
+        When the networks are infeasible or mismatched, or the bridge needs more slots than the networks
+        have (``K_A + K_B > m`` occupied cells).
+
+    Examples
+    --------
+    >>> from nnproofs import barrier
+    >>> A, B, x, y = barrier.tight_pair()
+    >>> barrier.constructive_path(A, B, x, cover="grid").kinds[:3]
+    ['spherize', 'merge', 'consolidate']
+
+    Notes
+    -----
+    Budget: the cover or k-means and the assignment (``costs.path``) within ``budget.work()``.
     """
     with torch.no_grad():
         (WA, aA), (WB, aB) = as_pair(A, B)

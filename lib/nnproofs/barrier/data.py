@@ -31,8 +31,34 @@ def spread_network(n: int, width: int, *, seed: int = 0, device=None) -> Network
 def teacher_data(n: int, *, samples: int = 256, loss: str = "huber", seed: int = 0, device=None):
     """``samples`` points ``x`` uniform in the unit ball of ℝⁿ and targets from a bias-free 5-ridge teacher.
 
-    Teacher ``g(x) = Σ_{i≤5} c_i ρ(v_i · x)`` with unit ``v_i`` and ``c_i = ±1`` alternating;
-    ``huber``: ``y = g(x) + 0.05 ε``; ``bce``: ``y = 1[g(x) > median g]``. Returns float64 ``(x, y)``.
+    Parameters
+    ----------
+    n : int
+        Input dimension.
+    samples : int
+        Number of points ``N``.
+    loss : str
+        ``"huber"``: ``y = g(x) + 0.05 ε``; ``"bce"``: ``y = 1[g(x) > median g]``, with the teacher
+        ``g(x) = Σ_{i≤5} c_i ρ(v_i · x)``, unit ``v_i`` and ``c_i = ±1`` alternating.
+    seed : int
+        Seed of the points, the teacher and the noise.
+    device : str or torch.device, optional
+        Default: the book's device.
+
+    Returns
+    -------
+    x : tensor (N, n), float64
+    y : tensor (N,), float64
+
+    Examples
+    --------
+    >>> from nnproofs import barrier
+    >>> x, y = barrier.teacher_data(2, samples=8)
+    >>> tuple(x.shape), tuple(y.shape)
+    ((8, 2), (8,))
+
+    Notes
+    -----
     Budget: ``8·samples·(n + 6)`` bytes within ``budget.memory()``.
     """
     n, samples, device = positive_int("n", n), positive_int("samples", samples), _device(device)
@@ -51,12 +77,43 @@ def teacher_data(n: int, *, samples: int = 256, loss: str = "huber", seed: int =
 
 def train_networks(x, y, *, width: int, seeds: int, loss: str, lam: float = LAMBDA, steps: int | None = None,
                    lr: float = 0.02, seed: int = 0) -> Network:
-    """Train ``seeds`` bias-free networks of width ``width`` at once; return ``W (S, m, n)``, ``a (S, m)``.
+    """Train ``seeds`` bias-free networks of width ``width`` at once, projected onto ``‖w_j‖ ≤ 1``.
 
-    Full-batch Adam on ``Σ_s C(θ_s)`` (the seeds are independent: the sum's gradient is each one's),
-    each step followed by the projection ``w_j ← w_j / max(1, ‖w_j‖)`` onto the feasible set.
-    Initialisation from ``seed``: ``w_j`` uniform in the unit ball, ``a_j ~ N(0, 1/m)``.
-    ``steps`` defaults to 300 at ``BOOK_SCALE=ci`` and 1500 at ``full``.
+    Parameters
+    ----------
+    x, y : tensors (N, n) and (N,)
+        The data.
+    width : int
+        ``m``.
+    seeds : int
+        How many networks (independent initialisations, trained in one tensor).
+    loss : str
+        A key of :data:`LOSSES`.
+    lam : float
+        The ℓ1 weight λ.
+    steps : int, optional
+        Adam steps; 300 at ``BOOK_SCALE=ci`` and 1500 at ``full`` by default.
+    lr : float
+        Adam's learning rate.
+    seed : int
+        Initialisation seed: ``w_j`` uniform in the unit ball, ``a_j ~ N(0, 1/m)``.
+
+    Returns
+    -------
+    W : tensor (seeds, m, n)
+    a : tensor (seeds, m)
+
+    Examples
+    --------
+    >>> from nnproofs import barrier
+    >>> x, y = barrier.teacher_data(2, samples=16)
+    >>> W, a = barrier.train_networks(x, y, width=4, seeds=2, loss="huber", steps=3)
+    >>> tuple(W.shape), tuple(a.shape)
+    ((2, 4, 2), (2, 4))
+
+    Notes
+    -----
+    Full-batch Adam on ``Σ_s C(θ_s)``, each step followed by ``w_j ← w_j / max(1, ‖w_j‖)``.
     Budget: ``3·steps·seeds·m·N·(n + 1)`` multiply-adds within ``budget.work()``.
     """
     width, seeds = positive_int("width", width), positive_int("seeds", seeds)

@@ -13,6 +13,8 @@ from .costs import MAX_DRAWN
 from .model import _choice, forward
 from .paths import Path
 
+COVER_COLORS = {"grid": "C1", "adaptive": "C2"}  # one colour per cover in every figure of the chapter
+
 
 def _axes(name: str, value, count: int):
     """``value`` checked as ``count`` matplotlib axes (one Axes when ``count`` is 1), or new ones when ``None``."""
@@ -35,25 +37,51 @@ def _drawn(name: str, value, count: int) -> None:
         raise ValueError(f"{name}: {count} elements to draw, more than MAX_DRAWN = {MAX_DRAWN} (a figure shows no more)")
 
 
-def draw_profile(path_profile: Profile, ax=None, *, t: float | None = None, label: str | None = None):
-    """Draw the cost along a path (``path_profile`` from :func:`profile`) with its segment boundaries,
-    each segment labelled by its kind, and a marker at path time ``t``; return ``ax``.
+def draw_profile(path_profile: Profile, ax=None, *, t: float | None = None, label: str | None = None,
+                 color: str = "C1"):
+    """Draw the cost along a path with its segment boundaries, each segment labelled by its kind.
 
-    Budget: at most ``MAX_DRAWN`` segments drawn."""
+    Parameters
+    ----------
+    path_profile : Profile
+        From :func:`profile`.
+    ax : matplotlib Axes, optional
+        Where to draw (new axes when ``None``).
+    t : float, optional
+        Path time to mark with a dashed line.
+    label : str, optional
+        Legend label of the curve.
+    color : str
+        The curve's colour (the book gives each cover one colour: ``COVER_COLORS``).
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> barrier.draw_profile(barrier.profile(path, x, y, loss="huber", lam=1e-3))  # doctest: +SKIP
+
+    Notes
+    -----
+    Budget: at most ``MAX_DRAWN`` segments drawn.
+    """
     if not isinstance(path_profile, Profile):
         raise TypeError(f"path_profile must be a Profile, got {type(path_profile).__name__}")
     _drawn("path_profile", path_profile, len(path_profile.kinds))
     if label is not None and not isinstance(label, str):
         raise TypeError(f"label must be None or a str, got {type(label).__name__}")
+    if not isinstance(color, str):
+        raise TypeError(f"color must be a matplotlib colour name (a str), got {type(color).__name__}")
     ax = _axes("ax", ax, 1)
-    ax.plot(path_profile.t, path_profile.cost, color="C2", label=label)
+    ax.plot(path_profile.t, path_profile.cost, color=color, label=label)
     for b in path_profile.boundaries[1:-1]:
         ax.axvline(b, color="0.8", linewidth=0.8)
     low, high = float(path_profile.cost.min()), float(path_profile.cost.max())
     pad = 0.05 * (high - low) if high > low else 0.05 * abs(high) + 1e-12
     ax.set_ylim(low - pad, high + 4 * pad)
     for i, kind in enumerate(path_profile.kinds):
-        ax.text((i + 0.5) / len(path_profile.kinds), high + 3.5 * pad, kind, rotation=90, fontsize=7, ha="center",
+        ax.text((i + 0.5) / len(path_profile.kinds), high + 3.5 * pad, kind, rotation=90, fontsize=10, ha="center",
                 va="top", color="0.4")
     if t is not None:
         ax.axvline(finite_real("t", t), color="k", linestyle="--")
@@ -61,12 +89,13 @@ def draw_profile(path_profile: Profile, ax=None, *, t: float | None = None, labe
     return ax
 
 
-def draw_path_state(path: Path, path_profile: Profile, t: float, axes=None):
+def draw_path_state(path: Path, path_profile: Profile, t: float, axes=None, *, legend: bool = True):
     """Draw the path at time ``t``: the functions of both ends and of ``γ(t)``, and the cost profile.
 
     Left: ``f_A``, ``f_B`` and ``f_{γ(t)}`` (``n = 1``: on ``[−1, 1]``; ``n = 2``: at angle ``φ`` on the
     unit circle, which determines a bias-free network since ``f(x) = ‖x‖ f(x/‖x‖)``). Right:
-    :func:`draw_profile` with the marker at ``t``. Returns the two axes. Budget: ``721 × 3`` network
+    :func:`draw_profile` with the marker at ``t``. Returns the two axes; with ``legend`` the left one's
+    legend is drawn outside it. Budget: ``721 × 3`` network
     evaluations, at most ``MAX_DRAWN`` segments.
     """
     if not isinstance(path, Path):
@@ -90,20 +119,26 @@ def draw_path_state(path: Path, path_profile: Profile, t: float, axes=None):
     values = forward(W, a, points).cpu().numpy()
     abscissa = grid.cpu().numpy()
     left.plot(abscissa, values[0], color="C0", linewidth=4, alpha=0.45, label="$f_A$ (wide)")
-    left.plot(abscissa, values[1], color="C1", linewidth=1.5, linestyle=":", label="$f_B$ (dotted)")
-    left.plot(abscissa, values[2], color="k", linewidth=1, label=rf"$f_{{\gamma({t:.2f})}}$")
+    left.plot(abscissa, values[1], color="C5", linewidth=1.5, linestyle=":", label="$f_B$ (dotted)")
+    left.plot(abscissa, values[2], color="k", linewidth=1, label=r"$f_{\gamma(t)}$")
     left.set(xlabel=xlabel, title="the networks")
-    left.legend(loc="upper right")
+    if not isinstance(legend, bool):
+        raise TypeError(f"legend must be a bool, got {type(legend).__name__}")
+    if legend:
+        from ..plotting import legend_outside
+
+        legend_outside(left, fontsize=10)
     draw_profile(path_profile, right, t=t)
     return left, right
 
 
-def draw_directions(path: Path, ax=None, *, side: str = "A"):
+def draw_directions(path: Path, ax=None, *, side: str = "A", legend: bool = True):
     """Draw spherization and merging of one network of a path on ℝ² (the first layer, in the plane).
 
     Each neuron ``w_j`` is a dot (area ∝ ``|a_j|``) with a grey segment to its spherized direction
     ``w_j/‖w_j‖`` on the unit circle and a coloured chord from there to its cell centre ``u_{k(j)}``
-    (crosses: the centres of the cover). Returns ``ax``. Budget: at most ``MAX_DRAWN`` neurons.
+    (crosses: the centres of the cover). Returns ``ax``; with ``legend`` its legend is drawn outside the
+    axes (:func:`nnproofs.plotting.legend_outside`). Budget: at most ``MAX_DRAWN`` neurons.
     """
     if not isinstance(path, Path) or "canonical" not in path.info:
         raise TypeError(f"path must be a Path from constructive_path, got {type(path).__name__}")
@@ -131,5 +166,10 @@ def draw_directions(path: Path, ax=None, *, side: str = "A"):
     ax.plot([], [], color="C3", label="merge (certified)")
     ax.set_aspect("equal")
     ax.set(xlim=(-1.15, 1.15), ylim=(-1.15, 1.15), xlabel="$w_1$", ylabel="$w_2$")
-    ax.legend(loc="lower left", fontsize=7, markerscale=0.4, framealpha=0.9)
+    if not isinstance(legend, bool):
+        raise TypeError(f"legend must be a bool, got {type(legend).__name__}")
+    if legend:
+        from ..plotting import legend_outside
+
+        legend_outside(ax, fontsize=10, markerscale=0.4)
     return ax

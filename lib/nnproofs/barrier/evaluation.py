@@ -9,9 +9,10 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from ..rates import fold
 from ..validate import finite_real, positive_int
 from . import costs
-from .losses import get_loss, verified_for
+from .losses import PROBE_RESOLUTION, get_loss, verified_for
 from .model import FEASIBILITY_RTOL, _data, _lam, _values, as_pair
 from .paths import EXACT_KINDS, Path, form_problem
 
@@ -21,8 +22,8 @@ COST_ATOL = 1e-12  # monotone / convex / constant segments: cost allowed above i
 OUTPUT_RTOL = 1e-14  # merge keeps a, spherize keeps a_j‖w_j‖: up to a few ulps of the interpolation
 JOINT_RTOL = 1e-15  # parameters where two segments meet, and at the path's ends against A and B: equal up to
 #   this times max(1, largest |parameter|) (the constructive path's joints are exact: 0 in every test)
-SAMPLING_RTOL = 0.01  # audit: doubling the samples may raise the sampled peaks by at most this fraction of
-#   max(certificate, |barrier|); more and the sampled supremum has not converged (INCONCLUSIVE)
+SAMPLING_RTOL = 0.01  # reported, not decided on: doubling the samples raised the sampled peaks by at most this
+#   fraction of max(certificate, |barrier|) (the verdict rests on the guarantees' upper bound instead)
 SIDE_ORDER = {"A": 0, "bridge": 1, "B": 2}  # the proof's order: A's steps, the bridge, B's steps reversed
 
 
@@ -101,6 +102,36 @@ def _sampled(path: Path, x, y, loss: str, lam: float, points_per_segment: int, r
 def profile(path: Path, x, y, *, loss: str, lam: float, points_per_segment: int = 17) -> Profile:
     """The cost ``C`` at ``points_per_segment`` equally spaced times of every segment of ``path``.
 
+    Parameters
+    ----------
+    path : Path
+        Any path (constructive or a baseline).
+    x, y : tensors (N, n) and (N,)
+        The data.
+    loss : str
+        A key of :data:`LOSSES`.
+    lam : float
+        The ℓ1 weight λ.
+    points_per_segment : int
+        Samples per segment, both ends included.
+
+    Returns
+    -------
+    Profile
+        Path times ``t``, costs and the segments' kinds; :meth:`Profile.barriers` gives the barrier in
+        three conventions.
+
+    Examples
+    --------
+    >>> from nnproofs import barrier
+    >>> A, B, x, y = barrier.tight_pair()
+    >>> path = barrier.constructive_path(A, B, x)
+    >>> len(barrier.profile(path, x, y, loss="huber", lam=1e-3, points_per_segment=3).t) == 3 * len(path.kinds)
+    True
+
+    Notes
+    -----
+    A sampled maximum is a lower bound of the supremum; :func:`audit` bounds it from above.
     Budget: segments × points × m × N × (n + 1) multiply-adds within ``budget.work()``.
     """
     local, _, c, *_ = _sampled(path, x, y, loss, lam, points_per_segment)
@@ -215,7 +246,11 @@ class Audit:
     was verified (``Loss.verified``; 0 inside). ``ordered``: the segments run in the proof's order (A's
     steps forward, the bridge, B's steps reversed: ``SIDE_ORDER``), without which the merge barrier does not
     bound the barrier. ``coarse_peak``, ``coarse_inner_peak``: the peaks from every other sample (the
-    ``points_per_segment`` asked for; the audit samples ``2p − 1``), for the convergence test.
+    ``points_per_segment`` asked for; the audit samples ``2p − 1``), for the convergence report.
+    ``bound_peak``, ``bound_inner_peak``: upper bounds of the true suprema, segment by segment from its
+    guarantee at its exact endpoint costs (a merge: its start + ``L·mean‖x‖·Σ_j|a_j|‖Δw_j‖``), sound when
+    the loss is proved convex and ``L``-Lipschitz (``loss_proved``, ``Loss.proved``) and every segment has
+    its form. ``loss``: the loss's name.
     """
 
     segments: tuple[SegmentAudit, ...]
@@ -231,6 +266,10 @@ class Audit:
     ordered: bool = True
     coarse_peak: float = float("-inf")
     coarse_inner_peak: float = float("-inf")
+    bound_peak: float = float("inf")
+    bound_inner_peak: float = float("inf")
+    loss: str = ""
+    loss_proved: str = ""
 
     @property
     def barrier(self) -> float:
@@ -271,31 +310,74 @@ class Audit:
 
     @property
     def converged(self) -> bool:
-        """The sampled supremum has converged: doubling the samples raised it by at most ``SAMPLING_RTOL ·
-        max(certificate, |barrier|)`` plus round-off."""
+        """Doubling the samples raised the sampled peaks by at most ``SAMPLING_RTOL · max(certificate,
+        |barrier|)`` plus round-off (reported; the verdict rests on :attr:`bounded` instead)."""
         reference = max(self.certificate, abs(self.barrier))
         return self.sampling_rise <= SAMPLING_RTOL * reference + cost_roundoff(self.peak)
 
     @property
     def within_certificate(self) -> bool:
-        """``barrier ≤ certificate`` and ``merge_barrier ≤ certificate`` (the theorem bounds the whole path)."""
+        """``barrier ≤ certificate`` and ``merge_barrier ≤ certificate`` at the samples (the theorem bounds the
+        whole path; the samples are a lower bound, so a sample above the certificate is a failure)."""
         bound = self.certificate + cost_roundoff(self.peak)
         return self.barrier <= bound and self.merge_barrier <= bound
 
     @property
-    def verdict(self) -> str:
-        """``FAILED`` when a sample breaks a guarantee, ``INCONCLUSIVE`` when none does but the sampled
-        supremum has not converged, else ``PASSED``."""
-        kept = (not self.failures and self.ordered and self.moments_cover_merges and self.within_loss_range
+    def bounded(self) -> bool:
+        """The guarantees' upper bounds of the suprema are within the certificate: ``bound_peak − level`` and
+        ``bound_inner_peak − spherized_level`` ``≤ certificate`` plus round-off. Decided without sampling."""
+        bound = self.certificate + cost_roundoff(self.peak)
+        return (self.bound_peak - self.level <= bound
+                and self.bound_inner_peak - self.spherized_level <= bound)
+
+    @property
+    def kept(self) -> bool:
+        """No sample breaks a guarantee: every segment holds, in order, the moments cover the merges, the loss
+        was probed where the path goes and the sampled barriers are within the certificate."""
+        return (not self.failures and self.ordered and self.moments_cover_merges and self.within_loss_range
                 and self.within_certificate)
-        return "FAILED" if not kept else "PASSED" if self.converged else "INCONCLUSIVE"
+
+    @property
+    def inconclusive(self) -> str:
+        """Why the audit cannot say PASSED though no sample breaks a guarantee (``""`` when it can)."""
+        if not self.loss_proved:
+            return (f"loss {self.loss!r} has no proof of convexity and L (Loss.proved), only its probe,"
+                    f" {PROBE_RESOLUTION}; the certificate rests on both")
+        if not self.bounded:
+            return (f"the guarantees bound the barrier only by {self.bound_peak - self.level:.4g}"
+                    f" (above the spherized networks {self.bound_inner_peak - self.spherized_level:.4g}),"
+                    f" above the certificate {self.certificate:.4g}; the samples reach {self.barrier:.4g}")
+        return ""
+
+    @property
+    def verdict(self) -> str:
+        """``FAILED`` when a sample breaks a guarantee (:attr:`kept`), ``INCONCLUSIVE`` when none does but the
+        barrier is not proved within the certificate (:attr:`inconclusive`), else ``PASSED``."""
+        return "FAILED" if not self.kept else "INCONCLUSIVE" if self.inconclusive else "PASSED"
 
     @property
     def holds(self) -> bool:
-        """Every segment keeps its guarantee and joins its neighbours, in the proof's order, the path runs
-        from ``A`` to ``B``, the certificate covers the merges, the loss was verified where the path goes,
-        the barrier is within the certificate and its sampled supremum has converged (``verdict``)."""
+        """``verdict == "PASSED"``: every guarantee kept at the samples and the barrier proved within the
+        certificate from the guarantees' bounds, with a proved loss."""
         return self.verdict == "PASSED"
+
+    def report(self) -> str:
+        """The verdict with its reason, the barrier between its sampled lower bound and the guarantees' upper
+        bound beside the certificate, the loss's standing and the failed segments."""
+        lines = [f"audit: {self.verdict}" + (f" ({self.inconclusive})" if self.inconclusive else ""),
+                 f"  barrier: sampled {self.barrier:.4g} (a lower bound; doubling the samples raised the peak"
+                 f" by {self.sampling_rise:.2g}), guarantees' bound {self.bound_peak - self.level:.4g},"
+                 f" certificate {self.certificate:.4g}",
+                 f"  above the spherized networks: sampled {self.merge_barrier:.4g}, guarantees' bound"
+                 f" {self.bound_inner_peak - self.spherized_level:.4g}",
+                 f"  loss {self.loss!r}: " + (f"proved ({self.loss_proved})" if self.loss_proved
+                                              else f"probed only ({PROBE_RESOLUTION})")]
+        checks = [(self.ordered, "segments in the proof's order"),
+                  (self.moments_cover_merges, "moments at least what the merges move"),
+                  (self.within_loss_range, "predictions and targets where the loss was probed")]
+        lines += [f"  [X ] {text}" for ok, text in checks if not ok]
+        lines += [f"  [X ] segment {s.kind} ({s.side})" + (f": {s.form}" if s.form else "") for s in self.failures]
+        return fold("\n".join(lines))
 
     @property
     def max_function_change(self) -> float:
@@ -303,24 +385,46 @@ class Audit:
 
 
 def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: int = 17) -> Audit:
-    """Check every segment of a constructive path from ``A`` to ``B`` against its guarantee (``GUARANTEES``) on ``(x, y)``.
+    """Check every segment of a constructive path from ``A`` to ``B`` against its guarantee on ``(x, y)``.
 
-    Joints and ends first: the path must start at ``A`` and end at ``B`` (the networks it was asked to
-    join, not a permuted or canonical copy), every segment must start where the previous one ends, with
-    the same function on the data (``SegmentAudit.joint``, ``JOINT_RTOL``), and every segment must have
-    the form its guarantee's argument uses (:func:`form_problem`).
+    Parameters
+    ----------
+    path : Path
+        From :func:`constructive_path` (it carries the certificate's moments).
+    x : tensor (N, n)
+        Inputs.
+    y : tensor (N,)
+        Targets.
+    A, B : Network
+        The networks the path must join (not a permuted or canonical copy).
+    loss : str
+        A key of :data:`LOSSES`.
+    lam : float
+        The ℓ1 weight λ.
+    points_per_segment : int
+        ``p``: the audit samples ``2p − 1`` times per segment.
 
-    Exact kinds: ``|f_t − f_0| ≤ FUNCTION_ATOL`` at every sample; prune and spherize: cost
-    non-increasing between consecutive samples; consolidate: cost ≤ its start; free and transfer:
-    cost constant; bridge: cost ≤ the chord ``(1−t)C₀ + tC₁`` (convexity); merge: cost ≤ start + ``L·mean‖x‖·μ_side``.
-    All up to :func:`cost_roundoff` of the path's largest cost (round-off of a float64 mean). On every
-    segment ``‖w_j(t)‖ ≤ 1`` at every sample (the samples include both ends; a linear segment's norms
-    are convex in ``t``, so its largest norm is at an end, and the rescaling curve's
-    ``‖w_j‖/(1 − t + t‖w_j‖)`` is monotone, so the check is exact on the constructive path); merge keeps
-    ``a`` and spherize keeps ``a_j‖w_j‖`` (``SegmentAudit.output_change``). Also returns the sampled peak and level
-    ``max(C₀, C₁)`` (hence the barrier), the level and peak between the spherized networks (hence
-    :attr:`Audit.merge_barrier`), the certificate :meth:`Path.certificate` and its prefactor.
-    Budget: as :func:`profile`.
+    Returns
+    -------
+    Audit
+        Per segment (:class:`SegmentAudit`): joint, form (:func:`form_problem`), function change on exact
+        kinds, cost above its guarantee (``GUARANTEES``), ``‖w_j(t)‖ ≤ 1``, ``a`` (merge) and
+        ``a_j‖w_j‖`` (spherize) kept. For the path: sampled peaks and levels, the guarantees' upper
+        bounds of the suprema, the certificate (:meth:`Path.certificate`), the proof's order, the loss's
+        verified range. ``Audit.verdict`` is FAILED, INCONCLUSIVE or PASSED; ``Audit.report()`` says why.
+
+    Examples
+    --------
+    >>> from nnproofs import barrier
+    >>> A, B, x, y = barrier.tight_pair()
+    >>> report = barrier.audit(barrier.constructive_path(A, B, x), x, y, A=A, B=B, loss="huber", lam=1e-3)
+    >>> report.verdict
+    'PASSED'
+
+    Notes
+    -----
+    Tolerances: round-off only (``JOINT_RTOL``, ``FUNCTION_ATOL``, :func:`cost_roundoff`,
+    ``OUTPUT_RTOL``); the chapter's "How the checks decide" gives the reasons. Budget: as :func:`profile`.
     """
     if not isinstance(path, Path):
         raise TypeError(f"path must be a Path, got {type(path).__name__}")
@@ -339,7 +443,7 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
     size = max(1.0, *(float(t.abs().max()) for t in (WA, aA, WB, aB, Ws, As)))
     f_ends = [_values(W[None], a[None], x, y, loss_fn, lam)[0][0] for W, a in ((WA, aA), (WB, aB))]
     moved = [0.0, 0.0]
-    results = []
+    results, bounds = [], []
     for i, segment in enumerate(path.segments):
         before = (WA, aA, f_ends[0]) if i == 0 else (Ws[i - 1, -1], As[i - 1, -1], f[i - 1, -1])
         gaps = [(Ws[i, 0] - before[0]).abs().max(), (As[i, 0] - before[1]).abs().max()]
@@ -348,8 +452,9 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
             gaps += [(Ws[i, -1] - WB).abs().max(), (As[i, -1] - aB).abs().max()]
             jump = max(jump, float((f[i, -1] - f_ends[1]).abs().max()))
         joint = float(max(gaps)) / size
+        step = float((segment.a0.abs() * (segment.W1 - segment.W0).norm(dim=1)).sum())
         if segment.kind == "merge":
-            moved[0 if segment.side == "A" else 1] += float((segment.a0.abs() * (segment.W1 - segment.W0).norm(dim=1)).sum())
+            moved[0 if segment.side == "A" else 1] += step
         norms = Ws[i].norm(dim=-1)
         output_change = 0.0
         if segment.kind in ("merge", "spherize"):
@@ -369,6 +474,7 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
         allowed = roundoff
         if segment.kind == "merge":
             allowed += lipschitz * mean_norm * path.moments[0 if segment.side == "A" else 1]
+        bounds.append(_bound(segment.kind, float(ci[0]), float(ci[-1]), lipschitz * mean_norm * step))
         results.append(SegmentAudit(segment.kind, segment.side, change, excess, allowed, float(norms.max()),
                                     output_change, joint, jump, form_problem(segment)))
     flat = c.reshape(-1)
@@ -390,4 +496,16 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
     coarse_inner = c[first:last, ::2]
     return Audit(tuple(results), float(flat.max()), level, inner_peak, spherized_level, path.certificate(x, lipschitz),
                  scale, tuple(moved), tuple(path.moments), outside, ordered, float(c[:, ::2].max()),
-                 float(coarse_inner.max()) if coarse_inner.numel() else spherized_level)
+                 float(coarse_inner.max()) if coarse_inner.numel() else spherized_level,
+                 max(bounds), max(bounds[first:last], default=spherized_level), loss, loss_fn.proved)
+
+
+def _bound(kind: str, start: float, end: float, lipschitz_step: float) -> float:
+    """An upper bound of the cost along a segment of ``kind`` with its form (:func:`form_problem`), from its
+    endpoint costs in the forward direction. Every kind but the merge keeps ``W`` fixed (``f`` affine in
+    ``t``, the cost convex), keeps ``f`` and moves ``‖a‖₁`` linearly (spherize) or keeps the cost (free):
+    the larger end bounds it. A merge (``a`` fixed, ``|Δf(x)| ≤ Σ_j|a_j|‖Δw_j‖‖x‖``): its start plus
+    ``L·mean‖x‖·Σ_j|a_j|‖Δw_j‖``. A kind without a guarantee has no bound (``inf``)."""
+    if kind == "merge":
+        return start + lipschitz_step
+    return max(start, end) if kind in EXACT_KINDS or kind == "bridge" else float("inf")

@@ -24,16 +24,45 @@ LOSS_PROBE_TARGETS = {  # per loss: the targets on which it is verified; Loss.ou
 }
 
 
+PROBE_RESOLUTION = (f"probed at spacing {LOSS_PROBE[0]:g} for |p| ≤ {LOSS_PROBE[1]:g}, then {LOSS_PROBE[2]:g}·|p|"
+                    f" up to |p| = {LOSS_PROBE[3]:g}: a feature narrower than the spacing is not seen")
+
+
 @dataclass(frozen=True)
 class Loss:
-    """A convex loss ``ℓ(p, y)`` of the prediction ``p`` that is ``lipschitz``-Lipschitz in ``p``, verified for
-    the target values ``targets`` (default ``LOSS_PROBE_TARGETS["huber"]``) and predictions ``|p| ≤ reach``."""
+    """A convex loss ``ℓ(p, y)`` of the prediction ``p``, ``lipschitz``-Lipschitz in ``p``.
+
+    Parameters
+    ----------
+    name : str
+        The key under which it is registered in :data:`LOSSES`.
+    lipschitz : float
+        ``L > 0``, a Lipschitz constant of ``ℓ(·, y)`` for every target ``y``.
+    function : callable
+        ``ℓ(p, y)`` on float64 tensors: predictions ``(T, P)``, targets ``(T, 1)`` → values ``(T, P)``.
+    targets : tuple of float
+        The targets ``y`` at which the probe verifies it (default ``LOSS_PROBE_TARGETS["huber"]``).
+    reach : float
+        The probe verifies it for predictions ``|p| ≤ reach``.
+    proved : str
+        Where convexity and ``L`` are proved (a formula or a reference). Empty for a loss known only by its
+        values: the probe sees it at ``PROBE_RESOLUTION`` only, so an audit with it is INCONCLUSIVE.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from nnproofs import barrier
+    >>> absolute = barrier.Loss("absolute", 1.0, lambda p, y: (p - y).abs(), proved="|ℓ'| ≤ 1, convex")
+    >>> float(absolute(torch.tensor([3.0]), torch.tensor([1.0]))[0])
+    2.0
+    """
 
     name: str
     lipschitz: float
     function: Callable[[torch.Tensor, torch.Tensor], torch.Tensor]
     targets: tuple[float, ...] = LOSS_PROBE_TARGETS["huber"]
     reach: float = LOSS_PROBE[3]
+    proved: str = ""
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name:
@@ -54,6 +83,9 @@ class Loss:
             raise ValueError(f"reach must be a number in (0, {LOSS_PROBE[3]:g}] (predictions probed),"
                              f" got {self.reach!r:.60}")
         object.__setattr__(self, "reach", float(self.reach))
+        if not isinstance(self.proved, str):
+            raise TypeError(f"proved must be a str (where convexity and L are proved, or empty), got"
+                            f" {type(self.proved).__name__}")
 
     def __call__(self, prediction: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
         return self.function(prediction, target)
@@ -81,22 +113,41 @@ def _bce(p: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
 
 
 LOSSES = {
-    "huber": Loss("huber", HUBER_DELTA, _huber),
-    "bce": Loss("bce", 1.0, _bce, LOSS_PROBE_TARGETS["bce"]),
+    "huber": Loss("huber", HUBER_DELTA, _huber,
+                  proved="ℓ' = clamp(p − y, −δ_H, δ_H): non-decreasing (convex), |ℓ'| ≤ δ_H"),
+    "bce": Loss("bce", 1.0, _bce, LOSS_PROBE_TARGETS["bce"],
+                proved="ℓ' = σ(p) − y: non-decreasing (convex), |ℓ'| ≤ 1 for y ∈ [0, 1]"),
 }
 
 
 def get_loss(loss: str) -> Loss:
-    """The loss named ``loss`` (a key of ``LOSSES``: ``'huber'``, ``'bce'``), verified convex and Lipschitz.
+    """The loss registered as ``loss`` in :data:`LOSSES`, its convexity and Lipschitz constant probed.
 
-    The proof of Theorem ``thm-barrier-decay`` uses two properties of ``ℓ(·, y)``: convexity (the bridge
-    stays below its larger endpoint) and the Lipschitz constant ``L`` (the merge certificate). Both are
-    verified on the predictions of ``LOSS_PROBE`` (``|p| ≤ 10⁶``, spacing 0.001 for ``|p| ≤ 100``, then 2·10⁻⁴|p|)
-    for the targets ``Loss.targets`` (``LOSS_PROBE_TARGETS``): slopes between neighbouring probes
-    non-decreasing up to ``CONVEXITY_ATOL·(1 + |ℓ|)/spacing`` and at most ``L(1 + 1e-9)`` in size (plus
-    8 ulps of ``ℓ`` over the spacing). A loss that
-    fails raises ``ValueError``; :func:`audit` fails a path whose predictions or targets leave that range
-    (:meth:`Loss.outside`). Budget: a fixed probe of about 10⁷ evaluations, once per loss.
+    Parameters
+    ----------
+    loss : str
+        A key of :data:`LOSSES`: ``'huber'``, ``'bce'``, or one a reader registered.
+
+    Returns
+    -------
+    Loss
+        The loss, after the probe found its slopes non-decreasing and at most ``L`` in size.
+
+    Raises
+    ------
+    ValueError
+        When the probe finds a falling slope or one steeper than ``L``.
+
+    Examples
+    --------
+    >>> from nnproofs import barrier
+    >>> barrier.get_loss("huber").lipschitz
+    0.5
+
+    Notes
+    -----
+    The probe (``LOSS_PROBE``) is a finite sample (``PROBE_RESOLUTION``): for a loss without ``Loss.proved``
+    it is all the audit knows, and :func:`audit` says INCONCLUSIVE. Budget: about 10⁷ evaluations, once.
     """
     if not isinstance(loss, str) or loss not in LOSSES:
         raise ValueError(f"loss must be one of {', '.join(LOSSES)}, got {loss!r}")
@@ -115,8 +166,8 @@ def verified_for(loss: Loss, targets: torch.Tensor, predictions: torch.Tensor) -
     points = int((_probe().abs() <= reach).sum())
     costs.refuse("y (targets the loss is verified at)", len(new), work=costs.ELEMENT * len(new) * points,
                  memory=8.0 * len(new) * points)
-    _verified(Loss(loss.name, loss.lipschitz, loss.function, new, reach))
-    return Loss(loss.name, loss.lipschitz, loss.function, loss.targets + new, min(reach, loss.reach))
+    _verified(Loss(loss.name, loss.lipschitz, loss.function, new, reach, loss.proved))
+    return Loss(loss.name, loss.lipschitz, loss.function, loss.targets + new, min(reach, loss.reach), loss.proved)
 
 
 @functools.lru_cache(maxsize=1)
