@@ -15,9 +15,9 @@ from .. import device as book_device
 from ..measure import sup_error
 from ..pieces import breakpoints, linear_pieces
 from ..rates import RateCheck, rate_check
-from ..validate import finite_real, int_list, nonnegative_int, positive_int
+from ..validate import finite_real, nonnegative_int, positive_int
 from . import gadgets as sg
-from .inputs import device_of, target
+from .inputs import device_of, short_list, target
 from .training import fit_target
 
 EPS = sg.EPS
@@ -127,7 +127,7 @@ def check_relu_bottleneck(f: Callable, *, mu: float, widths: Sequence[int], hidd
     device = device_of(device)
     sign = check_curvature(target(f, 1, device), mu)
     mu = float(mu)
-    widths, hidden_layers = int_list("widths", widths), int_list("hidden_layers", hidden_layers)
+    widths, hidden_layers = short_list("widths", widths, 1), short_list("hidden_layers", hidden_layers, 1)
     comparison = sg.activation_name(comparison, trainable=True, parameter="comparison")
     iterations = positive_int("iterations", iterations) if iterations is not None else book_device.sizes(ci=2000, full=4000)
     seed = nonnegative_int("seed", seed)

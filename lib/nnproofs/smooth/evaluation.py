@@ -241,7 +241,7 @@ def _peaks(x: torch.Tensor, error: torch.Tensor, width: float, m: int) -> torch.
     box = (x / width).floor().long()
     key = (box[:, 0] if x.shape[1] == 1 else box[:, 0] * (2 + int(1 / width)) + box[:, 1]).tolist()
     chosen, seen = [], set()
-    for i in torch.argsort(error, descending=True)[: 64 * m].tolist():
+    for i in torch.argsort(error, descending=True, stable=True)[: 64 * m].tolist():
         if key[i] not in seen:
             seen.add(key[i])
             chosen.append(i)
