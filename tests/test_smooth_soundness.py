@@ -134,6 +134,18 @@ def test_d2_is_measured_not_verified():
     assert result.verdict == "INCONCLUSIVE" and all(result.requirements.values())
 
 
+def test_why_d2_stays_inconclusive_the_sampled_sup_moves_with_the_density():
+    """The reason the page gives: on sin(3x₁x₂) + x₂ at K = 3 the sampled sup moves by more than 10% between
+    densities 1, 2, 4 and 8 points per cell (measured 1.02e-2 .. 1.63e-2, not monotone), so in d = 2 a passed
+    doubling test (as on the chapter's target) does not show convergence."""
+    def f(x):
+        return torch.sin(3 * x[:, 0] * x[:, 1]) + x[:, 1]
+    reading = smooth.read_network(smooth.constant_depth_network(f, k=1, K=3, d=2))
+    sups = [evaluation.sampled_sup(reading, f, 3, 2, p=p).sup for p in (1, 2, 4, 8)]
+    assert max(sups) > 1.1 * min(sups)
+    assert max(b / a for a, b in zip(sups, sups[1:])) > 1.1  # one doubling alone moves it by more than 10%
+
+
 def test_a_sup_that_moves_on_doubling_is_inconclusive():
     """A target with a peak narrower than the base sample (a 2-D bump of width 2e-3 off every critical line)."""
     def bump(x):
