@@ -145,8 +145,8 @@ def check_relu_bottleneck(f: Callable, *, mu: float, widths: Sequence[int], hidd
     points = positive_int("points", points)
     # BFGS on two nets per architecture: about 10 (H W² + 3W) multiply-adds per sample and step (a rare retrain aside)
     cost = 10.0 * 2 * iterations * points * sum(H * W * W + 3 * W for H in hidden_layers for W in widths)
-    budget.refuse_beyond("widths, hidden_layers", (widths, hidden_layers), cost=cost, limit=budget.work(),
-                         unit="multiply-adds")
+    budget.refuse_beyond("widths, hidden_layers, iterations, points", (widths, hidden_layers, iterations, points),
+                         cost=cost, limit=budget.work(), unit="multiply-adds")
     grid = torch.linspace(0.0, 1.0, (1 << 14) + 1, dtype=torch.float64, device=device)[:, None]
     rows, stalled = [], []
     for H in hidden_layers:

@@ -259,7 +259,8 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
     if not callable(build):
         raise TypeError(f"build must be a callable (f, *, k, K, activation, d, device) -> nn.Sequential, got {type(build).__name__}")
     p = default_density(d) if points_per_cell is None else positive_int("points_per_cell", points_per_cell)
-    budget.refuse_beyond("Ks", Ks, cost=work_estimate(Ks, k=k, d=d, points_per_cell=p), limit=budget.work(),
+    named = ("Ks", Ks) if points_per_cell is None else ("Ks, points_per_cell", (Ks, p))
+    budget.refuse_beyond(*named, cost=work_estimate(Ks, k=k, d=d, points_per_cell=p), limit=budget.work(),
                          unit="multiply-adds")
     device = device_of(device)
     f = target(f, d, device)
@@ -418,14 +419,37 @@ def _steepening_to_the_rate(slopes: list[float], expected: float, in_class: bool
 
 
 def default_Ks(k: int, d: int = 1, activation: str = "gelu") -> list[int]:
-    """The chapter's ``K`` for degree ``k``, dimension ``d`` and activation ``σ``, sized for :func:`chapter_target`:
-    its error stays at least ``FLOOR_MARGIN`` times the round-off floor (1e-9 for GELU and SiLU, 5e-6 for the others,
-    relative to half the oscillation of ``f``) at the largest ``K`` read, with at least two intervals above it. For
-    softplus, tanh and sigmoid with ``k = 3`` the error reaches that floor by ``K = 3``: INCONCLUSIVE. Another target
-    reaches its floor at other sizes (a smaller or rougher one earlier, one with a large ``‖f^{(k+1)}‖`` later): read
-    the check's ``notes["intervals read (K)"]`` and its INCONCLUSIVE reason, which say whether to use smaller or
-    larger ``K``. ``d = 2``: ``K = 2, 3, 4`` at ci for ``k <= 1``, ``K = 2, 3`` for ``k >= 2`` (one interval: INCONCLUSIVE; the work
-    of ``K = 4`` exceeds the budget there), up to 7 at full scale; every default fits :func:`nnproofs.budget.work`."""
+    """The chapter's sizes ``K`` for degree ``k``, dimension ``d`` and activation ``σ``, sized for :func:`chapter_target`.
+
+    Parameters
+    ----------
+    k : int
+        The local degree, ``0 <= k <= 3``.
+    d : int
+        The dimension, 1 or 2.
+    activation : str
+        The activation; its round-off floor sets the largest useful ``K``.
+
+    Returns
+    -------
+    list of int
+        Increasing sizes for ``BOOK_SCALE`` (ci or full), each within :func:`nnproofs.budget.work`.
+
+    Examples
+    --------
+    >>> from nnproofs import smooth
+    >>> smooth.default_Ks(1)  # at BOOK_SCALE=ci
+    [4, 6, 8, 12, 16]
+
+    Notes
+    -----
+    The chapter's target stays at least ``FLOOR_MARGIN`` times above the round-off floor (1e-9 for GELU and SiLU,
+    5e-6 for the others, relative to half the oscillation of ``f``) at the largest ``K`` read, with at least two
+    intervals above it; for softplus, tanh and sigmoid at ``k = 3`` it reaches the floor by ``K = 3``
+    (INCONCLUSIVE). Another target reaches its floor at other sizes: the check's INCONCLUSIVE reason and
+    ``notes["intervals read (K)"]`` say whether to use smaller or larger ``K``. ``d = 2``: ``K = 2, 3, 4`` at ci for
+    ``k <= 1``, ``K = 2, 3`` for ``k >= 2`` (one interval: INCONCLUSIVE), up to 7 at full scale.
+    """
     k, d, name = degree(k), dimension(d), sg.activation_name(activation)
     if d == 2:
         return book_device.sizes(ci=[2, 3, 4] if k < 2 else [2, 3], full=[3, 4, 5, 6, 7] if k < 2 else [3, 4, 5, 6])

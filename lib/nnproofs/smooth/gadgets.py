@@ -200,8 +200,9 @@ def check_base_point(activation: str, order: int, base: float) -> float:
     base = finite_real("base", base)
     name = activation_name(activation)
     best = abs(derivative(name, order, base_point(name, order)))
-    value = derivative(name, order, base)
-    if not abs(value) >= MIN_RELATIVE_DERIVATIVE * best:
+    with np.errstate(all="ignore"):
+        value = float(_numeric(name, order)(np.float64(base)))
+    if not abs(value) >= MIN_RELATIVE_DERIVATIVE * best:  # NaN far out is refused here too
         exact = exact_derivative(name, order, base)
         raise ValueError(
             f"base={base!r}: {name}^({order})({base:g}) = {exact} is zero or nearly so (|value| < "
