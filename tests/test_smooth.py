@@ -228,7 +228,7 @@ def test_default_delta_balances_truncation_and_round_off():
         ({"deltas": [1e-2]}, ValueError, r"deltas needs at least 2 values"),
         ({"deltas": [1e-2, 1e-2]}, ValueError, r"deltas needs at least two distinct values"),
         ({"deltas": [1e-2, -1e-3]}, ValueError, r"deltas\[1\] = -0.001; every entry must be finite and > 0"),
-        ({"deltas": [2.0, 1e-2]}, ValueError, r"deltas must be in \(0, 1\]"),
+        ({"deltas": [2.0, 1e-2]}, ValueError, r"deltas must be in \[1e-08, 1\]"),
         ({"stencil": "backward"}, ValueError, r"stencil must be 'central' or 'forward'"),
         ({"points": 2}, ValueError, r"points must be >= 3"),
     ],

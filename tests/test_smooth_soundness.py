@@ -362,3 +362,9 @@ def test_extreme_arguments_are_refused_fast_by_name(call, name):
     with pytest.raises(ValueError, match=rf"(?<![A-Za-z_]){name}(?![A-Za-z_])"):
         call()
     assert time.process_time() - start < 1.0
+
+
+def test_a_million_training_points_are_refused_by_name():
+    with pytest.raises(ValueError, match=r"points must be <= 65536"):
+        smooth.check_relu_bottleneck(smooth.convex_target, mu=1.0, widths=[2, 3], hidden_layers=(1,), iterations=5,
+                                     points=10**6)

@@ -25,6 +25,7 @@ EPS = sg.EPS
 
 STALLED = 1.0 / 16  # a fit whose sup error is at least μ/16, the floor of a single linear piece (P = 1), has not
 #                     used its units: it stalled (seen: sigmoid nets stuck at the mean of f, sup error ~ max|f - mean f|)
+MAX_POINTS = 1 << 16  # training samples a check_relu_bottleneck fit may take (the chapter uses 257)
 RETRAINS = 4  # a stalled comparison fit is refitted from seed + RETRAIN_SEED_STEP·i, i = 1..4; still stalled: INCONCLUSIVE
 #              (sweep: 7 of 30 sigmoid checks had a stalled fit at H = 3, W = 8; six needed <= 2 refits, one needed 4)
 RETRAIN_SEED_STEP = 10_000
@@ -143,8 +144,11 @@ def check_relu_bottleneck(f: Callable, *, mu: float, widths: Sequence[int], hidd
     iterations = positive_int("iterations", iterations) if iterations is not None else book_device.sizes(ci=2000, full=4000)
     seed = nonnegative_int("seed", seed)
     points = positive_int("points", points)
-    # BFGS on two nets per architecture: about 10 (H W² + 3W) multiply-adds per sample and step (a rare retrain aside)
-    cost = 10.0 * 2 * iterations * points * sum(H * W * W + 3 * W for H in hidden_layers for W in widths)
+    if points > MAX_POINTS:
+        raise ValueError(f"points must be <= {MAX_POINTS} (training samples of a target on [0, 1]), got {points}")
+    # BFGS on two nets per architecture: about 10 (H W² + 3W) multiply-adds per sample and step, plus ~100 of
+    # per-sample overhead that dominates at small widths (a rare retrain aside)
+    cost = 2.0 * iterations * points * sum(10 * (H * W * W + 3 * W) + 100 for H in hidden_layers for W in widths)
     budget.refuse_beyond("widths, hidden_layers, iterations, points", (widths, hidden_layers, iterations, points),
                          cost=cost, limit=budget.work(), unit="multiply-adds")
     grid = torch.linspace(0.0, 1.0, (1 << 14) + 1, dtype=torch.float64, device=device)[:, None]
