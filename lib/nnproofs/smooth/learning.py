@@ -47,8 +47,8 @@ def learning_curve(f: Callable, *, activation: str, ns: Sequence[int], noise: fl
         raise ValueError(f"noise must be >= 0, got {noise!r}")
     seeds, iterations = positive_int("seeds", seeds), positive_int("iterations", iterations)
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not 0 <= seed <= 2**63 - 1 - seeds:
-        raise ValueError(f"seed must be an int in 0 .. 2**63 - 1 - seeds (the runs use seeds seed .. seed + seeds - 1,"
-                         f" torch's generator takes 64-bit seeds), got {seed!r}")
+        raise ValueError(f"seed must be an int >= 0 and <= 2**63 - 1 - seeds (the runs use seeds seed .. seed + seeds"
+                         f" - 1; torch's generator takes 64-bit seeds), got {seed!r}")
     if width is not None and not callable(width):
         raise TypeError(f"width must be a callable n -> hidden width, or None, got {type(width).__name__}")
     width = width or (lambda n: math.ceil(math.sqrt(n)))
