@@ -205,7 +205,7 @@ def test_gadget_helpers_validate():
         smooth_gadgets.power_stencil("gelu", 4)
     with pytest.raises(ValueError, match=r"forward \(one-sided\) stencil exists for order 2 only"):
         smooth_gadgets.power_stencil("gelu", 3, forward=True)
-    with pytest.raises(ValueError, match=r"delta must be in \(0, 1\]"):
+    with pytest.raises(ValueError, match=r"delta must be in \[1e-08, 1\]"):
         smooth_gadgets.power_stencil("gelu", 2, delta=0.0)
     with pytest.raises(TypeError, match=r"stencil must be a Stencil"):
         smooth_gadgets.stencil_network("gelu", (1.0, -1.0))
@@ -228,7 +228,7 @@ def test_default_delta_balances_truncation_and_round_off():
         ({"deltas": [1e-2]}, ValueError, r"deltas needs at least 2 values"),
         ({"deltas": [1e-2, 1e-2]}, ValueError, r"deltas needs at least two distinct values"),
         ({"deltas": [1e-2, -1e-3]}, ValueError, r"deltas\[1\] = -0.001; every entry must be finite and > 0"),
-        ({"deltas": [2.0, 1e-2]}, ValueError, r"deltas must be in \(0, 1\]"),
+        ({"deltas": [2.0, 1e-2]}, ValueError, r"deltas must be in \[1e-08, 1\]"),
         ({"stencil": "backward"}, ValueError, r"stencil must be 'central' or 'forward'"),
         ({"points": 2}, ValueError, r"points must be >= 3"),
     ],

@@ -15,9 +15,9 @@ from .. import device as book_device
 from ..measure import sup_error
 from ..pieces import breakpoints, linear_pieces
 from ..rates import RateCheck, rate_check
-from ..validate import finite_real, int_list, nonnegative_int, positive_int
+from ..validate import finite_real, nonnegative_int, positive_int
 from . import gadgets as sg
-from .inputs import device_of, target
+from .inputs import device_of, short_list, target
 from .training import fit_target
 
 EPS = sg.EPS
@@ -25,6 +25,7 @@ EPS = sg.EPS
 
 STALLED = 1.0 / 16  # a fit whose sup error is at least μ/16, the floor of a single linear piece (P = 1), has not
 #                     used its units: it stalled (seen: sigmoid nets stuck at the mean of f, sup error ~ max|f - mean f|)
+MAX_POINTS = 1 << 16  # training samples a check_relu_bottleneck fit may take (the chapter uses 257)
 RETRAINS = 4  # a stalled comparison fit is refitted from seed + RETRAIN_SEED_STEP·i, i = 1..4; still stalled: INCONCLUSIVE
 #              (sweep: 7 of 30 sigmoid checks had a stalled fit at H = 3, W = 8; six needed <= 2 refits, one needed 4)
 RETRAIN_SEED_STEP = 10_000
@@ -99,38 +100,57 @@ def check_relu_bottleneck(f: Callable, *, mu: float, widths: Sequence[int], hidd
     """Check Theorem ``thm-relu-floor`` on trained networks fitting ``f`` on ``[0, 1]`` (``|f''| >= μ``):
     ``sup|f - φ| >= μ/(16P²)`` for every ReLU net ``φ`` with ``P`` pieces.
 
-    For every ``H`` in ``hidden_layers`` and ``W`` in ``widths`` a ReLU network and a ``comparison``
-    network of the same architecture are fitted to ``f`` (:func:`nnproofs.smooth.training.fit_target`,
-    BFGS on ``points`` samples, same seed). For the ReLU net, ``P`` is counted exactly; its sup error is
-    measured on ``2^14 + 1`` points plus its breakpoints (on each piece the maximum of ``|f - φ|`` lies at
-    a breakpoint or where ``f' = φ'``; the grid misses the latter by ``<= 2^-31 max|f''|``). The ReLU fits are
-    kept for the next call with the same ``f``, sizes and seed (:data:`CACHED_RELU_FITS`), so the control
-    ``comparison="relu"`` after the check refits nothing: its comparison nets *are* the check's ReLU nets.
+    Parameters
+    ----------
+    f : callable
+        The target on ``[0, 1]``, ``(n, 1)`` float64 tensor to ``(n,)``, with ``|f''| >= mu`` (:func:`check_curvature`).
+    mu : float
+        The lower bound on ``|f''|``.
+    widths, hidden_layers : sequence of int
+        The architectures ``(H, W)``: every ``W`` in ``widths`` with every ``H`` in ``hidden_layers``.
+    comparison : str
+        The activation of the networks of the same architectures (``"relu"``: the negative control).
+    iterations, points, seed : int
+        BFGS steps (default 2000 at ci, 4000 at full scale), training samples, and the seed of every fit.
+    device : str or torch.device, optional
+        Where to train (default ``BOOK_DEVICE``).
 
-    Claim: ``min over ReLU nets of sup error / (μ/(16P²)) >= 1`` (the theorem). Requirements: ``P <= (W+1)^H``
-    for every net; RMS error ``>= μ/(√720 P²)``; and the separation: the comparison net of the same architecture
-    goes below the floor ``μ/(16P²)`` of the trained ReLU net, which no ReLU network with ``P`` pieces can do, on a
-    majority of the architectures ``(H, W)``.
+    Returns
+    -------
+    RateCheck
+        Claim: ``min over ReLU nets of sup error / (μ/(16P²)) >= 1``. Requirements: ``P <= (W+1)^H`` and the
+        RMS error ``>= μ/(√720 P²)`` for every net; the comparison nets go below their ReLU twin's floor on a
+        majority of the architectures. ``notes`` hold the table of pieces and errors.
 
-    Threshold: the floor itself (ratio 1), from the theorem, not calibrated on a target. A majority, not every
-    architecture: the theorem bounds ReLU nets and says nothing about what a trained smooth net reaches; over
-    10 seeds, three targets (``x²``, ``-log(1+x)``, ``cosh(3x-1)``) and the five smooth activations (150 checks), a
-    trained comparison net stayed above the floor on at most one architecture of six (11 checks; a local minimum, ratio
-    up to 11.7: ``cosh(3x-1)``, sigmoid, seed 2), and the median ratio over the architectures was at most 0.26
-    (``tests/test_smooth.py`` sweeps; on ``e^x`` with GELU, seeds 0-49, every ratio was below 0.25). With
-    ``comparison="relu"`` every ratio is ``>= 1`` by the theorem, so the control fails on every seed.
+    Examples
+    --------
+    >>> from nnproofs import smooth
+    >>> smooth.check_relu_bottleneck(smooth.convex_target, mu=1.0, widths=[4, 8]).verdict
+    'PASSED'
 
-    Stalled fits: a comparison net whose sup error is at least :data:`STALLED` ``μ`` (the floor of one linear
-    piece) has not trained (it stays near the mean of ``f``); it is refitted from another seed up to
-    :data:`RETRAINS` times, and if it still stalls the verdict is INCONCLUSIVE (no verdict on a failed fit).
+    Notes
+    -----
+    ``P`` is counted exactly; the sup error is measured on ``2^14 + 1`` points plus the breakpoints. A majority,
+    not every architecture, because the theorem says nothing about a *trained* smooth net (sweeps in
+    ``tests/test_smooth.py``); a comparison fit stalled at ``STALLED · μ`` is refitted up to :data:`RETRAINS` times,
+    then INCONCLUSIVE. The ReLU fits are cached (:data:`CACHED_RELU_FITS`), so ``comparison="relu"`` after the
+    check refits nothing. Details: the chapter's section "How the checks decide".
     """
     device = device_of(device)
     sign = check_curvature(target(f, 1, device), mu)
     mu = float(mu)
-    widths, hidden_layers = int_list("widths", widths), int_list("hidden_layers", hidden_layers)
+    widths, hidden_layers = short_list("widths", widths, 1), short_list("hidden_layers", hidden_layers, 1)
     comparison = sg.activation_name(comparison, trainable=True, parameter="comparison")
     iterations = positive_int("iterations", iterations) if iterations is not None else book_device.sizes(ci=2000, full=4000)
     seed = nonnegative_int("seed", seed)
+    points = positive_int("points", points)
+    if points > MAX_POINTS:
+        raise ValueError(f"points must be <= {MAX_POINTS} (training samples of a target on [0, 1]), got {points}")
+    # BFGS on two nets per architecture: about 10 (H W² + 3W) multiply-adds per sample and step, plus ~100 of
+    # per-sample overhead that dominates at small widths (a rare retrain aside)
+    cost = 2.0 * iterations * points * sum(10 * (H * W * W + 3 * W) + 100 for H in hidden_layers for W in widths)
+    budget.refuse_beyond("widths, hidden_layers, iterations, points", (widths, hidden_layers, iterations, points),
+                         cost=cost, limit=budget.work(), unit="multiply-adds")
     grid = torch.linspace(0.0, 1.0, (1 << 14) + 1, dtype=torch.float64, device=device)[:, None]
     rows, stalled = [], []
     for H in hidden_layers:

@@ -183,7 +183,7 @@ def evaluation_points(K: int, d: int, *, p: int | None = None, device=None) -> t
     """
     K, d = cells("K", K), dimension(d)
     p = POINTS_PER_CELL[d] if p is None else positive_int("p", p)
-    budget.refuse_beyond("K", K, cost=8 * d * point_count(K, d, p), limit=budget.memory(), unit="bytes")
+    budget.refuse_beyond("K, p", (K, p), cost=8 * d * point_count(K, d, p), limit=budget.memory(), unit="bytes")
     device = device_of(device)
     n = K * K * p
     line = (torch.arange(n, dtype=torch.float64, device=device) + (math.sqrt(5.0) - 1.0) / 2.0) / n
@@ -200,7 +200,7 @@ def evaluation_points(K: int, d: int, *, p: int | None = None, device=None) -> t
 def point_count(K: int, d: int, p: int) -> int:
     """An upper bound on how many points :func:`evaluation_points` returns, from the sizes alone (Python ints)."""
     n, centres = K * K * p, 4 * (K * K + 1)
-    critical = centres * (2 * len(_offsets(p, d)) - 1)
+    critical = centres * (2 * (int(1.5 * p / d) + 1) - 1)  # len(_offsets(p, d)), without building them
     return n + critical if d == 1 else n * n + 2 * critical * n + centres * centres
 
 
@@ -241,7 +241,7 @@ def _peaks(x: torch.Tensor, error: torch.Tensor, width: float, m: int) -> torch.
     box = (x / width).floor().long()
     key = (box[:, 0] if x.shape[1] == 1 else box[:, 0] * (2 + int(1 / width)) + box[:, 1]).tolist()
     chosen, seen = [], set()
-    for i in torch.argsort(error, descending=True)[: 64 * m].tolist():
+    for i in torch.argsort(error, descending=True, stable=True)[: 64 * m].tolist():
         if key[i] not in seen:
             seen.add(key[i])
             chosen.append(i)

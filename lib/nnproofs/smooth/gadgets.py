@@ -29,6 +29,7 @@ Exact derivative values come from sympy (:func:`exact_derivative`); base points 
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass
 
 import mpmath
@@ -47,6 +48,7 @@ EXACT_IDENTITY = ("gelu", "silu", "softplus")  # sigma(y) - sigma(-y) = y exactl
 EPS = float(np.finfo(np.float64).eps)
 MAX_ORDER = 3  # monomials y^a with a <= 3: the a-th difference loses ~ a * 53/(a+2) bits to round-off
 MIN_RELATIVE_DERIVATIVE = 1e-2  # |sigma^(a)(b)| below 1% of its maximum: the gadget's error is divided by it
+MIN_DELTA = 1e-8  # the smallest δ a gadget accepts: its round-off ε|σ(b)|/δ² is then already of order 1
 IDENTITY_SHARE = 0.1  # the identity's modelled error may be this share of the square's (see default_delta)
 SOFTPLUS_THRESHOLD = 40.0  # torch's default 20 switches to y at y > 20, an error of e^-20 = 2e-9 (see module doc)
 _Y = sympy.Symbol("y", real=True)
@@ -141,7 +143,11 @@ def derivative(activation: str, order: int, at: float) -> float:
     """``σ^(order)(at)`` in float64 (from the sympy expression)."""
     at = finite_real("at", at)
     _derivative_order(order)
-    return float(_numeric(activation_name(activation), order)(np.float64(at)))
+    with np.errstate(all="ignore"):
+        value = float(_numeric(activation_name(activation), order)(np.float64(at)))
+    if not math.isfinite(value):
+        raise ValueError(f"at={at!r} is too far out: σ^({order}) does not evaluate to a finite float64 there")
+    return value
 
 
 def _max_abs(activation: str, order: int, lo: float, hi: float, samples: int = 2049) -> float:
@@ -194,8 +200,9 @@ def check_base_point(activation: str, order: int, base: float) -> float:
     base = finite_real("base", base)
     name = activation_name(activation)
     best = abs(derivative(name, order, base_point(name, order)))
-    value = derivative(name, order, base)
-    if not abs(value) >= MIN_RELATIVE_DERIVATIVE * best:
+    with np.errstate(all="ignore"):
+        value = float(_numeric(name, order)(np.float64(base)))
+    if not abs(value) >= MIN_RELATIVE_DERIVATIVE * best:  # NaN far out is refused here too
         exact = exact_derivative(name, order, base)
         raise ValueError(
             f"base={base!r}: {name}^({order})({base:g}) = {exact} is zero or nearly so (|value| < "
@@ -323,8 +330,9 @@ def power_stencil(activation: str, order: int, *, delta: float | None = None, ba
         return Stencil(offsets=(1.0, -1.0), weights=(1.0, -1.0), base=0.0, delta=1.0, constant=0.0)
     base = base_point(name, order) if base is None else check_base_point(name, order, base)
     delta = default_delta(name, order) if delta is None else finite_real("delta", delta)
-    if not 0 < delta <= 1:
-        raise ValueError(f"delta must be in (0, 1], got {delta!r}")
+    if not MIN_DELTA <= delta <= 1:
+        raise ValueError(f"delta must be in [{MIN_DELTA:g}, 1] (below, float64 round-off ε/δ^order swamps the gadget),"
+                         f" got {delta!r}")
     offsets, weights, scale, _ = FORWARD_STENCIL if forward else STENCILS[order]
     divisor = scale * delta**order * derivative(name, order, base)
     sigma_b = derivative(name, 0, base)

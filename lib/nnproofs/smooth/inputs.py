@@ -16,6 +16,7 @@ from ..validate import int_list
 
 MAX_K = 3  # local degree k <= 3: u^k is one finite difference of order k
 MAX_D = 2  # the monomials u^α need one product layer: two factors at most
+MAX_SIZES = 64  # entries of a list of sizes (Ks, ns, widths): each is built or trained, so more is never affordable
 
 
 def _int(name: str, value) -> int:
@@ -86,9 +87,18 @@ def finite_values(name: str, values: torch.Tensor) -> torch.Tensor:
     return values
 
 
+def short_list(name: str, values, minimum: int, *, distinct: bool = False) -> list[int]:
+    """``values`` as ints ``>= minimum`` (:func:`nnproofs.validate.int_list`), refused before they are read one by
+    one when there are more than :data:`MAX_SIZES` of them (each entry is a network to build or train)."""
+    length = len(values) if isinstance(values, (list, tuple, range)) or getattr(values, "ndim", 0) >= 1 else 0
+    if length > MAX_SIZES:
+        raise ValueError(f"{name} holds {length} entries; at most {MAX_SIZES} (each one is a network built or trained)")
+    return int_list(name, values, minimum, distinct=distinct)
+
+
 def sizes(name: str, values, minimum: int) -> list[int]:
     """``values`` (a sequence, or a 1-D array of integers) as distinct ints ``>= minimum``, at least two of them."""
-    out = int_list(name, values, minimum, distinct=True)
+    out = short_list(name, values, minimum, distinct=True)
     if len(out) < 2:
         raise ValueError(f"{name} needs at least two distinct values to fit a rate, got {out}")
     return out

@@ -46,8 +46,9 @@ def learning_curve(f: Callable, *, activation: str, ns: Sequence[int], noise: fl
     if noise < 0:
         raise ValueError(f"noise must be >= 0, got {noise!r}")
     seeds, iterations = positive_int("seeds", seeds), positive_int("iterations", iterations)
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise ValueError(f"seed must be an int >= 0 (the runs use seeds seed .. seed + seeds - 1), got {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not 0 <= seed <= 2**63 - 1 - seeds:
+        raise ValueError(f"seed must be an int >= 0 and <= 2**63 - 1 - seeds (the runs use seeds seed .. seed + seeds"
+                         f" - 1; torch's generator takes 64-bit seeds), got {seed!r}")
     if width is not None and not callable(width):
         raise TypeError(f"width must be a callable n -> hidden width, or None, got {type(width).__name__}")
     width = width or (lambda n: math.ceil(math.sqrt(n)))
@@ -97,23 +98,40 @@ def check_learning_curve(f: Callable, *, activation: str, ns: Sequence[int], noi
     """Illustration of Theorem ``thm-erm-rate``: the median test MSE falls at least like ``n^-0.4`` and ends
     below half the null error.
 
-    Requirement: at the largest ``n`` the median test MSE is at most ``LEARNING_NULL_SHARE = 0.5`` of the null
-    error ``‖f - mean f‖²``, the test MSE of the best constant. A slope alone does not show learning: with
-    shuffled labels the fitted noise shrinks as ``n`` grows, so the test MSE of a target of small amplitude
-    (``0.02 f``) falls too, towards the null error; it cannot go below it (up to a chance correlation of order
-    ``n^-1/2``), whatever the amplitude. A learner's MSE tends to 0: for the chapter's target it is two orders
-    of magnitude below the null error at ``n = 1600``.
+    Parameters
+    ----------
+    f : callable
+        The target, ``(n, d)`` float64 tensor to ``(n,)``, not constant on the test grid.
+    activation : str
+        ``"relu"`` or one of the smooth activations.
+    ns : sequence of int
+        Sample sizes: at least :data:`LEARNING_MIN_SIZES` distinct ones, each at least :data:`LEARNING_MIN_N`.
+    noise, seeds, seed, d, iterations
+        As in :func:`learning_curve` (noise level, runs per ``n``, first seed, dimension, BFGS steps).
+    permute_labels : bool
+        Shuffle the labels (the negative control: the check must fail).
+    device : str or torch.device, optional
+        Where to train (default ``BOOK_DEVICE``).
 
-    A deliberately weak, one-sided check (slope ``<= -0.4``): the theorem predicts
-    ``n^{-2s/(2s+d)}`` (about ``n^-1`` for analytic targets; ``n^-0.8`` for one-hidden-layer ReLU in 1-D),
-    but at these sizes the slope is set by noise and optimisation as much as by approximation, and an
-    ordering of the activations' slopes is not robust (research notes, §5). With
-    ``permute_labels=True`` the labels carry no information and the check must fail. A target constant on the
-    test grid has null error 0, which no learner can end below half of: it is refused (ValueError naming ``f``).
-    ``ns`` needs at least :data:`LEARNING_MIN_SIZES` sizes, each at least :data:`LEARNING_MIN_N`. INCONCLUSIVE when
-    the slope holds and only the null share fails (an honest learner on a target of small amplitude against the
-    noise: MSE 5.5e-5 against a null error 4.4e-5 at n = 1600); FAILED when the slope fails, or with
-    ``permute_labels=True``. Budget: that of :func:`learning_curve`.
+    Returns
+    -------
+    RateCheck
+        One-sided: fitted slope of the median test MSE ``<= -0.4``; requirement: the last median at most
+        ``LEARNING_NULL_SHARE = 0.5`` of the null error ``‖f - mean f‖²``. INCONCLUSIVE when the slope holds and
+        only that share fails; FAILED when the slope fails, or with ``permute_labels=True``.
+
+    Examples
+    --------
+    >>> from nnproofs import smooth
+    >>> ns = [100, 200, 400, 800, 1600]
+    >>> smooth.check_learning_curve(smooth.learning_target, activation="gelu", ns=ns).verdict
+    'PASSED'
+
+    Notes
+    -----
+    A deliberately weak check: at these sizes the slope is set by noise and optimisation as much as by
+    approximation. A slope alone does not show learning (shuffled labels fit noise that shrinks with ``n``); the
+    null share does. Budget: that of :func:`learning_curve`. Details: the chapter's section "How the checks decide".
     """
     device, d = device_of(device), dimension(d)
     ns_ = sizes("ns", ns, 1)

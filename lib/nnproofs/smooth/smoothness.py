@@ -202,11 +202,38 @@ def interpolation_smoothness(f: Callable, device=None) -> ExponentReading:
 
 
 def read_class(f: Callable, *, k: int, d: int = 1, device=None) -> ClassReading:
-    """Whether ``f`` is in ``C^{k+1}`` as far as both estimators can see (Theorem ``thm-constant-depth``'s class):
-    out when any exponent read is below ``k + 1 -`` :data:`CLASS_MARGIN`, unread (``in_class=None``) when any
-    estimator is unread, in otherwise. ``d = 1``: along ``[0, 1]``; ``d = 2``: along every segment of
-    :func:`lines`, whose restrictions must each be in the class (a singularity off every line is seen only through
-    its restrictions: at distance ``δ`` from a line, smoothed at scale ``δ``)."""
+    """Whether ``f`` is in ``C^{k+1}`` as far as both estimators can see (Theorem ``thm-constant-depth``'s class).
+
+    Parameters
+    ----------
+    f : callable
+        The target, ``(n, d)`` float64 tensor to ``(n,)``.
+    k : int
+        The local degree, ``0 <= k <= 3``: the class is ``C^{k+1}``.
+    d : int
+        1 (read along ``[0, 1]``) or 2 (along every segment of :func:`lines`).
+    device : str or torch.device, optional
+        Where to evaluate ``f`` (default ``BOOK_DEVICE``).
+
+    Returns
+    -------
+    ClassReading
+        ``in_class``: False when any exponent read (Chebyshev, interpolation) is below ``k + 1 -`` :data:`CLASS_MARGIN`,
+        None (unread, with the reason in ``why``) when any estimator is unread, True otherwise; ``exponent``, the
+        least exponent read; ``readings`` per line and estimator.
+
+    Examples
+    --------
+    >>> from nnproofs import smooth
+    >>> smooth.read_class(smooth.holder_target(2.7), k=2).in_class
+    False
+
+    Notes
+    -----
+    Resolution: exponents 0.3 short of the class are read out at every centre the tests try, ends and offsets
+    included; up to ``CLASS_MARGIN`` short can pass. In ``d = 2`` a singularity off every line is seen only through
+    its restrictions (at distance ``δ`` from a line, smoothed at scale ``δ``).
+    """
     k, d, device = degree(k), dimension(d), device_of(device)
     f = target(f, d, device)
     segments = {"[0, 1]": ((0.0,), (1.0,))} if d == 1 else lines()
