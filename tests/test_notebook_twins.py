@@ -1,5 +1,7 @@
 """notebooks/ must hold exactly the executed twins of book/[0-9]*.md, in sync with their sources."""
 
+import re
+
 import nbformat
 import pytest
 from notebook_twins import NOTEBOOKS, chapters, cells, convert, twin
@@ -73,6 +75,21 @@ def test_every_figure_shown_has_a_name_and_a_caption(chapter):
         if images > 1 or not (figure.get("name") and figure.get("caption")):
             unnamed.append(cell.source[:60])
     assert not unnamed, f"figures without a name and caption (or several in one cell): {unnamed}"
+
+
+@pytest.mark.parametrize("chapter", chapters(), ids=lambda p: p.stem)
+def test_every_figure_shown_is_shown_through_the_legibility_check(chapter):
+    """A cell that shows a figure calls ``plotting.show``, which refuses text under 8 pt on the page, or a
+    function of the notebook that does."""
+    cells = [c for c in nbformat.read(twin(chapter), as_version=4).cells if c.cell_type == "code"]
+    showing = {name for c in cells if "plotting.show(" in c.source for name in re.findall(r"def (\w+)\(", c.source)}
+    calls = re.compile(r"plotting\.show\(" + "".join(rf"|\b{name}\(" for name in showing))
+    unchecked = []
+    for cell in cells:
+        images = any("image/png" in output.get("data", {}) for output in cell.get("outputs", []))
+        if images and not calls.search(cell.source):
+            unchecked.append(cell.source[:60])
+    assert not unchecked, f"figures shown without plotting.show: {unchecked}"
 
 
 def test_a_change_of_prose_updates_the_twin_without_execution(monkeypatch):

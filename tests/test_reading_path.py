@@ -77,3 +77,11 @@ def test_main_text_paragraphs_are_counted_and_folded_text_is_not(page):
 
 def test_only_unhidden_code_lines_are_visible(page):
     assert reading_path.visible_code_lines(page) == 3
+
+
+@pytest.mark.parametrize("path", reading_path.pages(), ids=lambda p: p.name)
+def test_every_page_keeps_the_reading_path(path):
+    long = [p for p in reading_path.paragraphs(path) if p.words > reading_path.MAX_WORDS]
+    assert not long, "\n".join(f"line {p.line}: {p.words} words: {p.start}..." for p in long)
+    lines = reading_path.visible_code_lines(path)
+    assert lines <= reading_path.MAX_CODE_LINES, f"{lines} visible code lines"
