@@ -61,6 +61,11 @@ def _blocks(lines):
             j += 1
         body = lines[i + 1 : j]
         options = [b for b in body if b.startswith(":") and not b.startswith("::")]
+        if body and body[0].strip() == "---" and "---" in (b.strip() for b in body[1:]):
+            # YAML options (a figure's ``mystnb`` metadata): read as ``:key: value`` and not counted as code
+            end = 1 + [b.strip() for b in body[1:]].index("---")
+            options += [":" + b for b in body[1:end] if ":" in b and not b.startswith(" ")]
+            body = body[end + 1 :]
         yield "fence", name, options, body, i
         i = j + 1
     if text:

@@ -58,3 +58,10 @@ def test_main_text_paragraphs_are_counted_and_folded_text_is_not(page):
 
 def test_only_unhidden_code_lines_are_visible(page):
     assert reading_path.visible_code_lines(page) == 2
+
+
+def test_yaml_options_of_a_code_cell_are_read_and_not_counted(tmp_path):
+    path = tmp_path / "page.md"
+    path.write_text("```{code-cell} ipython3\n---\ntags: [hide-input]\nmystnb:\n  figure:\n    name: a\n---\nx = 1\n```\n\n"
+                    "```{code-cell} ipython3\n---\nmystnb:\n  figure:\n    name: b\n---\nx = 1\ny = 2\n```\n")
+    assert reading_path.visible_code_lines(path) == 2
