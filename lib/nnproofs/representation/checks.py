@@ -62,8 +62,9 @@ FAILURE_MAX_RESOLUTION = 0.05  # check_unbiasedness: up to this r a failure is F
 SAMPLING_OPS = 20  # _sampling_cost: operations per coordinate of a neuron's random draws (normal, χ, multinomial)
 NETWORK_OVERHEAD = 10**6  # _sampling_cost: one sampled network's fixed cost (Python, allocation), in operations
 MAX_DIMENSIONS = 32  # entries of ds in check_dimension_stability and compare_constants
-UNBIASED_MAX_POOLED_WIDTH = 4_000_000  # check_unbiasedness: the budget of pooled neurons (replicates × width) at ci,
-#   times nnproofs.budget.factor(), about 2 s of one core per million
+UNBIASED_MAX_POOLED_WIDTH = 16_000_000  # check_unbiasedness: the budget of pooled neurons (replicates × width) at ci,
+#   times nnproofs.budget.factor(), about 2 s of one core per million at 100 test points; the width it chooses also
+#   stays within nnproofs.budget.work(). A degree-5 polynomial in d = 4 of the referee's needed 7 million
 EIGEN_MAX_WORK = 2e6  # check_eigenvalues: len(ds)·k_max⁴/8 rational operations; k_max = 40 in 4 dimensions (1.3e6) took 28 s
 
 
@@ -490,11 +491,15 @@ def check_unbiasedness(
     if width is None:
         needed = math.ceil(per_neuron / (variance * (DETECTION_LIMIT / DETECTION_RESOLUTIONS) ** 2 * replicates))
         width = max(UNBIASED_MIN_WIDTH, needed)
-        if replicates * width > pooled_max:
-            width = max(UNBIASED_MIN_WIDTH, pooled_max // replicates)
-            beyond = (f"the width {needed} needed for 4r <= {DETECTION_LIMIT:g} ({replicates} replicates) is beyond the"
-                      f" budget of {pooled_max:.3g} pooled neurons (UNBIASED_MAX_POOLED_WIDTH × BOOK_BUDGET_FACTOR"
-                      f" {budget.factor():g})")
+        # the widest width within both budgets: pooled neurons, and the operations of sampling and evaluating
+        per_width = _sampling_cost(1, replicates, test_points, d) - _sampling_cost(0, replicates, test_points, d)
+        widest = min(pooled_max // replicates, int((limit - _sampling_cost(0, replicates, test_points, d)) // per_width))
+        if width > widest:
+            width = max(UNBIASED_MIN_WIDTH, widest)
+            beyond = (f"the width {needed} needed for 4r <= {DETECTION_LIMIT:g} ({replicates} replicates,"
+                      f" {test_points} test points) is beyond the budget of {pooled_max:.3g} pooled neurons"
+                      f" (UNBIASED_MAX_POOLED_WIDTH) and {limit:.3g} operations (nnproofs.budget.work), each times"
+                      f" BOOK_BUDGET_FACTOR {budget.factor():g}")
         budget.refuse_beyond("replicates × width × test_points (the chosen width)", (replicates, width, test_points),
                              cost=_sampling_cost(width, replicates, test_points, d), limit=limit, unit="operations")
     errors = torch.empty(replicates, test_points, dtype=torch.float64, device=rep.device)
