@@ -231,3 +231,25 @@ def test_a_degree_five_polynomial_of_the_referee_is_judged_within_the_budget(d):
     assert rep.check_monte_carlo_rate(f, x, ns=rep.default_ns(), seed=seed).verdict == "PASSED"
     scaled = rep.check_unbiasedness(f, x, test_points=100, seed=seed, build=rep.mean_scaled_control(0.85))
     assert scaled.verdict == "FAILED"
+
+
+def _networks_of(f_net):
+    """A build whose networks sample ``f_net``'s kernels while it declares the parts of the poly passed: the joint
+    check (REPRESENTS_POLY) cannot see it, only the networks' mean can."""
+    def build(poly, variables, *, sigma=1.0, inputs="sphere"):
+        declared = rep.sharpened_representation(poly, variables, sigma=sigma, inputs=inputs)
+        actual = rep.sharpened_representation(f_net, variables, sigma=sigma, inputs=inputs)
+        return rep.SharpenedRepresentation(variables=declared.variables, sigma=declared.sigma, beta=declared.beta,
+                                           constant=declared.constant, parts=declared.parts, kernels=actual.kernels,
+                                           inputs=inputs)
+    return build
+
+
+def test_a_coefficient_off_by_twelve_percent_of_the_norm_in_the_networks_only_fails():
+    """Referee (session 4): y1y3 perturbed by 12% of ‖f − f_0‖ in the sampled networks while the build declares f.
+    The declared parts are f's, so only the z-test can see it, and it does: FAILED."""
+    y = sympy.symbols("y1:4", real=True)
+    f = -y[0] * y[1] * y[2] - y[0] * y[2] - y[0] + y[1] * y[2] - sympy.Rational(1, 2)
+    f_net = f + sympy.Rational(3207, 10000) * y[0] * y[2]  # 0.12 ‖f − f_0‖/‖y1y3‖ in L²(S²), exact moments
+    check = rep.check_unbiasedness(f, y, test_points=100, seed=5021, build=_networks_of(f_net))
+    assert check.verdict == "FAILED" and check.requirements[rep.checks.REPRESENTS_POLY]
