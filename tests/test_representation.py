@@ -416,7 +416,9 @@ def test_controls_are_rejected_on_ten_seeds():
                   for b in (rep.unsharpened_control, rep.forward_heat_control, rep.bias_sign_control)}
         assert not any(c.passed for c in checks.values()), seed
         assert not checks["unsharpened_control"].rate_holds and not checks["forward_heat_control"].rate_holds, seed
-        assert not any(checks["bias_sign_control"].requirements.values()), seed
+        # the bias-sign control fails the median ratio and the sign; it does represent the poly's parts (the joint)
+        held = checks["bias_sign_control"].requirements
+        assert [text for text, ok in held.items() if ok] == [rep.checks.REPRESENTS_POLY], seed
 
 
 @pytest.mark.slow
