@@ -34,57 +34,37 @@ from .sampling import (
     sharpened_representation,
 )
 
-SLOPE_SE_MULTIPLE = 4.0  # RMS slope −1/2 ± 4 standard errors, the standard error propagated from the replicates'
-#   spread of the MSE at each n (a 4-point fit's residual standard error has 2 degrees of freedom; the replicates
-#   have R − 1 per width): a false rejection of ~1e-4 per run under a normal approximation
-RATIO_MAX = 2.0  # median over the replicates of MSE·n / prediction, at every n. Markov: P(MSE >= 2 E MSE) <= 1/2, so
-#   the *population* median of a correct construction's MSE is at most twice the prediction; with heavy tails it is well
-#   below. The median of R draws is not bounded by it (it exceeds 2 E MSE when half the draws do, probability up to ~1/2
-#   for R draws with p = 1/2): the false-rejection rate is measured, see RATE_MIN_REPLICATES.
-#   A two-sided band on the *mean* ([0.5, 2]) falsely rejected heavy-tailed in-class targets (degree 5 in d = 3: mean
-#   ratios 0.13..12 over seeds 50-55 at 20 replicates): the mean of 20 draws is usually low (the large draws that make
-#   up the expectation are rare) and sometimes far too high (one of them drawn). The median sees a bias, which raises
-#   every draw, and ignores the rare large draws.
-TAIL_MEDIAN_MIN = 0.2  # INCONCLUSIVE when the median MSE/prediction is below this at every width (heavy tail); the
-#   measured distributions are in check_monte_carlo_rate's docstring (in-class >= 0.233, sparse high-degree <= 0.155)
-FAILURE_MEDIAN_MIN = 0.5  # heavy_tail: a failure counts only where the median MSE/prediction of one network reaches
-#   this at some width. Correct constructions: ordinary targets 0.75-0.92 (check_unbiasedness at its chosen width), the
-#   chapter's >= 0.52 (rate check, seeds 0-49); the ridge polynomial of degrees 1 and 6 in d = 2 failed the z-test on
-#   2 of 30 seeds at r = 0.045 with medians 0.235 and 0.207
+SLOPE_SE_MULTIPLE = 4.0  # RMS slope −1/2 ± 4 standard errors propagated from the replicates' spread (a false
+#   rejection of ~1e-4 per run under a normal approximation)
+RATIO_MAX = 2.0  # median over the replicates of MSE·n / prediction, at every n: by Markov the population median of a
+#   correct construction is at most twice the prediction; the median of R draws is not bounded by it (see
+#   RATE_MIN_REPLICATES). Why not the mean: the chapter's "How the checks decide"
+TAIL_MEDIAN_MIN = 0.2  # heavy_tail (a): INCONCLUSIVE when the median MSE/prediction is below this at every width
+#   (sparse high-degree targets stay below it on every seed: the rate check's heavy-tail seed sweep)
+FAILURE_MEDIAN_MIN = 0.5  # heavy_tail (b): a failure counts only where the median MSE/prediction reaches this at some
+#   width (test_a_heavy_tailed_correct_construction_is_not_failed)
 RATIO_MIN_N = 1000  # smallest width: below it the heavy tails of u ∝ exp(S²/(2β²)) make replicate statistics erratic
-RATE_MIN_REPLICATES = 10  # replicates per width (the slope's standard error is propagated from R − 1 degrees of freedom).
-#   Measured on 2 − x1x2x3 + 0.7x2² − 3x3 + x1⁴/4 in d = 3, seeds 500-599, default sizes: 4 of 100 correct constructions
-#   rejected at R = 5 (3 by the median ratio, up to 2.89; 1 by the slope), none at R = 10; the chapter's target in
-#   d = 5 at R = 10: none of the seeds 600-649
+RATE_MIN_REPLICATES = 10  # replicates per width: at 5, correct constructions were rejected on 4 of 100 seeds (seed
+#   sweep test_rate_claim_holds_at_the_minimum_replicates_on_seeds_the_chapter_never_uses)
 EVAL_BLOCK = 2**18  # hidden activations per block of test points in _centred_values (2 MiB of float64)
-UNBIASED_FALSE_REJECTION = 1e-6  # check_unbiasedness: the tail probability of each threshold. The errors of one network
-#   at the P test points are strongly correlated (a smooth function of few spherical harmonics), so P·T is not χ²_P: T
-#   and the pooled ratio are each read as χ²_k/k, k = (tr Σ)²/tr(Σ²) the effective number of independent directions
-#   of the errors' covariance Σ over the points (estimated from the replicates, :func:`effective_directions`), and
-#   each threshold is the (1 − 1e-4) quantile of χ²_k/k. With a fixed threshold of 4 (the quantile for k ≈ 500
-#   independent points) correct constructions were rejected on about 1% of seeds, k ≈ 2-4. Measured false
-#   rejections: the seed sweep in tests/test_representation_unbiasedness.py
+UNBIASED_FALSE_REJECTION = 1e-6  # check_unbiasedness: the tail probability of each threshold, the (1 − 1e-6) quantile
+#   of χ²_k/k with k the errors' effective number of directions (effective_directions); measured false rejections:
+#   test_unbiasedness_false_rejections_over_200_seeds
 UNBIASEDNESS_MIN_POINTS = 20  # test points at least: the effective directions are read from them
 RATE_MIN_SPAN = 4  # largest / smallest width of check_monte_carlo_rate: two octaves for a slope to mean anything
 UNBIASED_MIN_REPLICATES = 20  # below this the replicate standard deviations s_j are too noisy for a z-test
 UNBIASED_MIN_WIDTH = RATIO_MIN_N  # below it a network's error at a point is too far from normal for the z-test
 DETECTION_LIMIT = 0.1  # check_unbiasedness claims to see a mean f_0 + c(f − f_0) with |c − 1| >= 0.1 (a 10% offset) ...
 DETECTION_RESOLUTIONS = 4.0  # ... when |c − 1| = 0.1 is at least this many resolutions r = √(pooled prediction)/‖f − f_0‖
-#   (a bias δ‖f − f_0‖ adds about (δ/r)² to the mean z²). Measured on the chapter's target at its sizes (r = 0.0250):
-#   |c − 1| = 0.1 = 4.0 r rejected on seeds 0-9 and 100-108 (mean z² 8.7..18.8), 0.075 = 3.0 r on seeds 100-108 too
-#   (c = 1.075: 5.0..12.2, c = 0.925: 10.7..17.8, too close to 4 to be the stated limit); 0.05 = 2.0 r passes on 4 of the 9
-#   seeds 100-108 (2.4..6.9), 0.03 = 1.2 r on 8 of 9 (1.1..3.9). Where 4 r > 0.1 the verdict is INCONCLUSIVE.
-FAILURE_MAX_RESOLUTION = 0.05  # check_unbiasedness: up to this r a failure (mean z² or pooled ratio > 4) is FAILED
-#   even where a 10% offset cannot be resolved; above it the verdict stays INCONCLUSIVE. Correct constructions: mean z²
-#   and pooled ratio <= 2.12 at r = 0.025-0.050 (the chapter's target, widths 10^4 and 2500; other targets at
-#   r = 0.026, 0.048), but above 4 at r = 0.25 (degree-5 ridge in d = 3, pooled 4.21) and r = 0.33 (x1⁶ + x2² − 2x1x2:
-#   mean z² 7.93)
+#   (a bias δ‖f − f_0‖ adds about (δ/r)² to the mean z²); where 4 r > 0.1 a pass is INCONCLUSIVE
+FAILURE_MAX_RESOLUTION = 0.05  # check_unbiasedness: up to this r a failure is FAILED even where a 10% offset cannot be
+#   resolved; above it heavy-tailed correct constructions exceed the thresholds, and the verdict stays INCONCLUSIVE
 SAMPLING_OPS = 20  # _sampling_cost: operations per coordinate of a neuron's random draws (normal, χ, multinomial)
 NETWORK_OVERHEAD = 10**6  # _sampling_cost: one sampled network's fixed cost (Python, allocation), in operations
 MAX_DIMENSIONS = 32  # entries of ds in check_dimension_stability and compare_constants
-UNBIASED_MAX_POOLED_WIDTH = 4_000_000  # check_unbiasedness: the budget of pooled neurons (replicates × width) at ci,
-#   times nnproofs.budget.factor(); ordinary targets need 0.6-1.5 million for 4r <= 0.1 (P/‖f − f_0‖² of 400-930:
-#   ridge polynomials of degrees 1-5 in d = 2..7), about 2 s of one core per million
+UNBIASED_MAX_POOLED_WIDTH = 16_000_000  # check_unbiasedness: the budget of pooled neurons (replicates × width) at ci,
+#   times nnproofs.budget.factor(), about 2 s of one core per million at 100 test points; the width it chooses also
+#   stays within nnproofs.budget.work(). A degree-5 polynomial in d = 4 of the referee's needed 7 million
 EIGEN_MAX_WORK = 2e6  # check_eigenvalues: len(ds)·k_max⁴/8 rational operations; k_max = 40 in 4 dimensions (1.3e6) took 28 s
 
 
@@ -146,14 +126,40 @@ def _centred_values(net, x: torch.Tensor, constant: float) -> torch.Tensor:
 
 
 def heavy_tail(draws: Sequence[Sequence[float]], predictions: Sequence[float], *, failed: bool) -> str:
-    """The one heavy-tail diagnostic of the sampled checks, on the replicates' MSEs (``draws[i]`` at the width whose exact
-    predicted MSE is ``predictions[i]``): the reason why the verdict cannot count, else ``""``. With :math:`m` the
-    largest over the widths of the median of MSE / prediction: (a) :math:`m <` ``TAIL_MEDIAN_MIN``: most draws lie far
-    below the expectation that rare huge draws carry, and neither a pass nor a failure counts; for a ``failed``
-    verdict, (b) :math:`m <` ``FAILURE_MEDIAN_MIN`` (typical draws carry less than half the predicted error, so a
-    sample without the rare draws looks biased), or (c) one draw exceeds the sum of all the others at some width (the
-    failing mean is that draw). :func:`check_monte_carlo_rate` and :func:`check_unbiasedness` apply it before a
-    verdict counts; a bias raises every draw and trips none of the readings."""
+    """Why a sampled check's verdict cannot count under a heavy tail, else ``""``.
+
+    The one heavy-tail diagnostic of :func:`check_monte_carlo_rate` and :func:`check_unbiasedness`. With :math:`m` the
+    largest over the widths of the median of MSE / prediction: (a) :math:`m <` ``TAIL_MEDIAN_MIN``: neither a pass
+    nor a failure counts; for a ``failed`` verdict, (b) :math:`m <` ``FAILURE_MEDIAN_MIN``, or (c) one draw exceeds
+    the sum of all the others at some width.
+
+    Parameters
+    ----------
+    draws : sequence of sequences of float
+        ``draws[i]``: the replicates' MSEs (``>= 0``) at the ``i``-th width.
+    predictions : sequence of float
+        The exact predicted MSE at each width (``thm-monte-carlo``), one per row of ``draws``.
+    failed : bool
+        Whether the verdict to be trusted is a failure (readings (b) and (c) apply to failures only).
+
+    Returns
+    -------
+    str
+        The reason, naming the reading that fired, or ``""`` when the verdict counts.
+
+    Examples
+    --------
+    >>> from nnproofs import representation as rep
+    >>> rep.heavy_tail([[0.1, 0.05, 0.12, 0.08, 30.0]], [1.0], failed=False)[:10]
+    'heavy tail'
+    >>> rep.heavy_tail([[3.0, 2.8, 3.3, 2.9, 3.1]], [1.0], failed=True)  # a bias raises every draw
+    ''
+
+    Notes
+    -----
+    A bias raises every draw and trips none of the readings. The seeds behind the thresholds: the chapter's
+    "How the checks decide".
+    """
     if isinstance(draws, (str, bytes)) or not isinstance(draws, Sequence) or not draws:
         raise TypeError(f"draws must be a non-empty sequence of sequences of MSEs, got {draws!r}")
     if isinstance(predictions, (str, bytes)) or not isinstance(predictions, Sequence) or len(predictions) != len(draws):
@@ -249,30 +255,61 @@ def check_monte_carlo_rate(
     seed: int = 0,
     build: Callable[..., SharpenedRepresentation] = sharpened_representation,
 ) -> RateCheck:
-    """Sample ``replicates`` width-``n`` networks for each ``n`` in ``ns`` and compare with ``thm-monte-carlo``.
+    """Sample width-``n`` networks of a representation and compare their error with ``thm-monte-carlo``.
 
-    Measured on ``test_points`` fixed points of :math:`D` (``inputs``): the replicate-averaged MSE
-    :math:`\\overline{\\mathrm{MSE}}(n)` and the RMS :math:`\\sqrt{\\overline{\\mathrm{MSE}}}`. Rate: slope of the RMS
-    against :math:`n`, :math:`-1/2 \\pm 4` standard errors (propagated from the replicates' spread,
-    ``SLOPE_SE_MULTIPLE``). Requirements: the *median* over the replicates of :math:`\\mathrm{MSE}\\cdot n/\\text{prediction}`
-    is :math:`\\le 2` (``RATIO_MAX``) for every :math:`n` (all :math:`n \\ge` ``RATIO_MIN_N``): by Markov's inequality the
-    population median of a nonnegative variable is at most twice its mean; the median of :math:`R` draws is not bounded by
-    it, so the false-rejection rate is measured (0 of 100 seeds at :math:`R = 10`, 4 of 100 at :math:`R = 5`); a
-    construction whose bias is large against :math:`B/\\sqrt n` fails it by a factor growing like :math:`n` (a bias of
-    10% does not: see :func:`check_unbiasedness`); and every first-layer bias :math:`\\le 0`. One-sided: a prediction that
-    is too large is not seen here (the deterministic :math:`M_k` are tested against Monte Carlo estimates instead).
-    Never per-draw bounds: single draws exceed :math:`B/\\sqrt n` often even for correct code.
-    ``replicates`` :math:`\\ge` ``RATE_MIN_REPLICATES`` (10); the chapter's claim is swept at 20 (seeds 0-49), and
-    correct constructions in :math:`d = 2, \\dots, 5` on 30 seeds each. :math:`d \\ge 2`: in :math:`d = 1` every kink lies
-    on the line of the inputs and no replicate statistic (mean, median, mean of logs) tracks the rate at these widths
-    (measured in the error message), so :math:`d = 1` is refused with that reason.
+    For each ``n`` in ``ns``, ``replicates`` networks are sampled from ``build(poly, variables)`` and their
+    mean-square error is measured on ``test_points`` fixed points of :math:`D`. Rate: the slope of the
+    replicate-averaged RMS error against :math:`n` is :math:`-1/2 \\pm` ``SLOPE_SE_MULTIPLE`` standard errors
+    (propagated from the replicates' spread). Requirements: the *median* over the replicates of
+    :math:`\\mathrm{MSE}\\cdot n/\\text{prediction}` is at most ``RATIO_MAX`` at every :math:`n`, every first-layer
+    bias is :math:`\\le 0`, and the build represents ``poly`` itself (exact).
 
-    Heavy tails: before the verdict counts, :func:`heavy_tail` reads the replicates' MSEs (INCONCLUSIVE where the
-    median MSE/prediction is below ``TAIL_MEDIAN_MIN`` at every width; a failure counts only where it reaches
-    ``FAILURE_MEDIAN_MIN`` and no draw exceeds the sum of the others), unless a bias is positive (FAILED). The
-    measured distributions behind these thresholds are in the chapter's "How the checks decide" and the tests. A
-    limit: a control whose bias is below the sampling noise at these widths can pass; the rate does not test the
-    mean, :func:`check_unbiasedness` does. Budget: :func:`_sampling_cost` within :func:`nnproofs.budget.work`.
+    Parameters
+    ----------
+    poly : sympy expression or sympy.Poly
+        The polynomial :math:`f` in ``variables``.
+    variables : sequence of sympy.Symbol
+        Its :math:`d \\ge 2` variables, in order.
+    ns : sequence of int
+        At least two widths, each ``>= RATIO_MIN_N``, spanning a factor ``RATE_MIN_SPAN`` at least.
+    inputs : {"sphere", "ball"}
+        The input law :math:`D`.
+    replicates : int
+        Networks per width, ``>= RATE_MIN_REPLICATES``.
+    sigma : float
+        The scale of the Gaussian weights.
+    test_points : int
+        Points of :math:`D` at which the error is measured.
+    seed : int
+        Seed of the generator that draws the test points and the networks.
+    build : callable
+        ``build(poly, variables, sigma=, inputs=)`` returning a :class:`SharpenedRepresentation`: the default,
+        an explicit representation or a control.
+
+    Returns
+    -------
+    RateCheck
+        ``measured`` is the fitted slope; ``notes`` hold the mean and median MSE / prediction at each width. The
+        verdict is INCONCLUSIVE where :func:`heavy_tail` says the replicates cannot decide.
+
+    Raises
+    ------
+    ValueError
+        For bad sizes, :math:`d = 1`, or a cost beyond :func:`nnproofs.budget.work`, naming the parameter.
+
+    Examples
+    --------
+    >>> from nnproofs import representation as rep
+    >>> f, x = rep.default_target(3)
+    >>> check = rep.check_monte_carlo_rate(f, x, ns=[1000, 4000], replicates=10, test_points=200)
+    >>> check.verdict
+    'PASSED'
+
+    Notes
+    -----
+    One-sided: a prediction that is too large passes (the :math:`M_k` are tested against Monte Carlo estimates), and
+    a bias below the sampling noise passes (:func:`check_unbiasedness` tests the mean). Why the median and how the
+    thresholds were measured: the chapter's "How the checks decide".
     """
     if isinstance(ns, (str, bytes)) or not isinstance(ns, Sequence):
         raise TypeError(f"ns must be a sequence of ints, got {type(ns).__name__}")
@@ -368,29 +405,62 @@ def check_unbiasedness(
     seed: int = 0,
     build: Callable[..., SharpenedRepresentation] = sharpened_representation,
 ) -> RateCheck:
-    """The mean of the sampled networks is :math:`f` (``thm-sharpened``), by a per-point z-test of ``replicates``
-    independent width-``width`` networks at ``test_points`` fixed points :math:`x_j` of :math:`D`.
+    """Test that the mean of the sampled networks is :math:`f` (``thm-sharpened``) by a per-point z-test.
 
-    :math:`z_j = \\bar e_j/(s_j/\\sqrt R)`, :math:`\\bar e_j, s_j` the mean and standard deviation over the :math:`R`
-    replicates of :math:`(f_n - f_0)(x_j) - (f - f_0)(x_j)` (the constant is compared exactly, not in the sum). Measured:
-    :math:`T = \\frac1P\\sum_j z_j^2` (about 1 without bias), required :math:`\\le` the :math:`1 - 10^{-4}` quantile of
-    :math:`\\chi^2_k/k`, :math:`k` the errors' effective number of independent directions (:func:`effective_directions`,
-    ``UNBIASED_FALSE_REJECTION``: the errors at the points are strongly correlated). Requirements: the build represents
-    ``poly`` itself (:func:`_represents`, exact); the
-    pooled network (the average of the :math:`R` networks, width :math:`Rn`) has MSE at most the same quantile (its own
-    :math:`k`) times its exact prediction (``thm-monte-carlo``; an exploding variance makes every :math:`z_j` small and fails here).
+    ``replicates`` independent width-``width`` networks are evaluated at ``test_points`` fixed points :math:`x_j` of
+    :math:`D`; :math:`z_j = \\bar e_j/(s_j/\\sqrt R)` with :math:`\\bar e_j, s_j` the mean and standard deviation over
+    the replicates of the error of :math:`f_n - f_0` against :math:`f - f_0`. Measured: the mean of :math:`z_j^2`,
+    required at most the :math:`1 -` ``UNBIASED_FALSE_REJECTION`` quantile of :math:`\\chi^2_k/k`, :math:`k` the errors'
+    effective number of directions. Requirements: the pooled network (the average of the replicates) has MSE within
+    the same quantile (its own :math:`k`) of its exact prediction, and the build represents ``poly`` itself (exact).
 
-    Resolution :math:`r = \\sqrt{E\\|\\bar f_{Rn} - f\\|^2}/\\|f - f_0\\|_{L^2(D)}`, exact before sampling: a mean
-    :math:`f_0 + c(f - f_0)` is rejected for :math:`|c - 1| \\ge 4r` (``DETECTION_RESOLUTIONS``). With ``width=None``
-    the width is chosen from the exact prediction so that :math:`4r \\le` ``DETECTION_LIMIT`` (0.1); where that needs
-    more than the budget of ``UNBIASED_MAX_POOLED_WIDTH`` pooled neurons (times :func:`nnproofs.budget.factor`) the
-    budget's width is used and the verdict is INCONCLUSIVE, naming the budget; a given ``width`` beyond it is refused. A
-    given ``width`` with
-    :math:`4r > 0.1` gives INCONCLUSIVE for a pass; a failure is trusted only for :math:`r \\le`
-    ``FAILURE_MAX_RESOLUTION`` and when the heavy-tail diagnostic (:func:`heavy_tail`, the one the rate check uses) is
-    clear. Requirements on the sizes: ``width`` :math:`\\ge` ``UNBIASED_MIN_WIDTH``, ``replicates`` :math:`\\ge`
-    ``UNBIASED_MIN_REPLICATES``, :math:`d \\ge 2`. Budget: ``UNBIASED_MAX_POOLED_WIDTH`` pooled neurons and
-    :func:`_sampling_cost` within :func:`nnproofs.budget.work`, both times :func:`nnproofs.budget.factor`. Calibration: the chapter's "How the checks decide".
+    Parameters
+    ----------
+    poly : sympy expression or sympy.Poly
+        The polynomial :math:`f` in ``variables``.
+    variables : sequence of sympy.Symbol
+        Its :math:`d \\ge 2` variables, in order.
+    width : int or None
+        Width of each network, ``>= UNBIASED_MIN_WIDTH``; ``None`` chooses the smallest width with
+        :math:`4r \\le` ``DETECTION_LIMIT`` from the exact prediction, within ``UNBIASED_MAX_POOLED_WIDTH`` pooled
+        neurons (times :func:`nnproofs.budget.factor`).
+    replicates : int
+        Number of networks, ``>= UNBIASED_MIN_REPLICATES``.
+    inputs : {"sphere", "ball"}
+        The input law :math:`D`.
+    sigma : float
+        The scale of the Gaussian weights.
+    test_points : int
+        Points of the z-test, ``>= 20``.
+    seed : int
+        Seed of the generator that draws the test points and the networks.
+    build : callable
+        ``build(poly, variables, sigma=, inputs=)`` returning a :class:`SharpenedRepresentation`.
+
+    Returns
+    -------
+    RateCheck
+        ``measured`` is the mean of :math:`z_j^2`; ``notes`` hold the resolution
+        :math:`r = \\sqrt{E\\|\\bar f_{Rn} - f\\|^2}/\\|f - f_0\\|`, the chosen width, :math:`k` and the thresholds.
+
+    Raises
+    ------
+    ValueError
+        For bad sizes, :math:`d = 1`, a given width beyond the budget, or a test point no neuron reaches.
+
+    Examples
+    --------
+    >>> from nnproofs import representation as rep
+    >>> f, x = rep.default_target(3)
+    >>> rep.check_unbiasedness(f, x, test_points=50).verdict
+    'PASSED'
+
+    Notes
+    -----
+    A mean :math:`f_0 + c(f - f_0)` is rejected for :math:`|c - 1| \\ge 4r`. Where :math:`4r >` ``DETECTION_LIMIT``
+    (a given width, or the budget reached) a pass is INCONCLUSIVE; a failure counts only for :math:`r \\le`
+    ``FAILURE_MAX_RESOLUTION`` and when :func:`heavy_tail` is clear. Calibration: the chapter's "How the checks
+    decide" and ``tests/test_representation_unbiasedness.py``.
     """
     replicates = positive_int("replicates", replicates)
     test_points = int_at_least("test_points", test_points, UNBIASEDNESS_MIN_POINTS)
@@ -421,11 +491,15 @@ def check_unbiasedness(
     if width is None:
         needed = math.ceil(per_neuron / (variance * (DETECTION_LIMIT / DETECTION_RESOLUTIONS) ** 2 * replicates))
         width = max(UNBIASED_MIN_WIDTH, needed)
-        if replicates * width > pooled_max:
-            width = max(UNBIASED_MIN_WIDTH, pooled_max // replicates)
-            beyond = (f"the width {needed} needed for 4r <= {DETECTION_LIMIT:g} ({replicates} replicates) is beyond the"
-                      f" budget of {pooled_max:.3g} pooled neurons (UNBIASED_MAX_POOLED_WIDTH × BOOK_BUDGET_FACTOR"
-                      f" {budget.factor():g})")
+        # the widest width within both budgets: pooled neurons, and the operations of sampling and evaluating
+        per_width = _sampling_cost(1, replicates, test_points, d) - _sampling_cost(0, replicates, test_points, d)
+        widest = min(pooled_max // replicates, int((limit - _sampling_cost(0, replicates, test_points, d)) // per_width))
+        if width > widest:
+            width = max(UNBIASED_MIN_WIDTH, widest)
+            beyond = (f"the width {needed} needed for 4r <= {DETECTION_LIMIT:g} ({replicates} replicates,"
+                      f" {test_points} test points) is beyond the budget of {pooled_max:.3g} pooled neurons"
+                      f" (UNBIASED_MAX_POOLED_WIDTH) and {limit:.3g} operations (nnproofs.budget.work), each times"
+                      f" BOOK_BUDGET_FACTOR {budget.factor():g}")
         budget.refuse_beyond("replicates × width × test_points (the chosen width)", (replicates, width, test_points),
                              cost=_sampling_cost(width, replicates, test_points, d), limit=limit, unit="operations")
     errors = torch.empty(replicates, test_points, dtype=torch.float64, device=rep.device)
@@ -502,23 +576,47 @@ def check_dimension_stability(
     slope_tolerance: float = 0.05,
     build: Callable[..., SharpenedRepresentation] | None = None,
 ) -> RateCheck:
-    """``thm-monte-carlo``'s constants against the dimension: for each :math:`d` in ``ds`` build
-    ``target(d) -> (poly, variables)`` with ``build`` (default :func:`sharpened_representation`) and compute
-    :math:`\\sqrt{M_k}` under ``inputs`` (deterministic, :meth:`SharpenedRepresentation.second_moments`). A constant
-    means something only for a representation: the first requirement is :meth:`SharpenedRepresentation.represents_target`
-    at every :math:`d` (the controls, whose :math:`M_k` are those of the correct construction, fail it).
+    """The constants of ``thm-monte-carlo`` against the dimension: :math:`B(d) = \\sum_k\\sqrt{M_k}` does not grow.
 
-    Rate: slope of :math:`B(d) = \\sum_k\\sqrt{M_k}` against :math:`d`, one-sided :math:`\\le 0 + 0.05` ("does not
-    grow with :math:`d`"). Requirements: for every degree, :math:`\\sqrt{M_k}/\\|f_k\\|_F` does not increase from one
-    :math:`d` to the next (up to ``MOMENT_RTOL``), and stays below our dimension-free
-    ceiling :math:`C_k` (:func:`dimension_free_constant`). A target whose Fischer norm grows with :math:`d` (e.g.
-    :math:`|x|^2`, :math:`\\|\\cdot\\|_F = \\sqrt{2d}`) fails the rate: the stability is relative to the Fischer norm.
-    ``ds`` may contain 1: nothing is sampled here, the :math:`M_k` are exact (identities and quadrature) and the identity
-    :math:`E\\|f_n - f\\|^2 = \\text{prediction}/n` holds in :math:`d = 1` as in any :math:`d`; only the sampled checks
-    (:func:`check_monte_carlo_rate`, :func:`check_unbiasedness`) refuse :math:`d = 1`, where their finite-sample
-    statistics fail. In :math:`d = 1` the :math:`M_k` of all three representations agree with :math:`5\\cdot10^5`-sample
-    Monte Carlo estimates on :math:`S^0` and on :math:`[-1, 1]` (largest deviation 3.0 standard errors, a test).
-    Budget: at most ``MAX_DIMENSIONS`` dimensions, each at most ``MOMENT_MAX_DIMENSION``, and each build's own.
+    For each :math:`d` in ``ds``, ``target(d)`` is built with ``build`` and its :math:`\\sqrt{M_k}` are computed
+    exactly (:meth:`SharpenedRepresentation.second_moments`; nothing is sampled). Rate: the slope of :math:`B(d)`
+    against :math:`d` is at most ``slope_tolerance``. Requirements: the build represents :math:`f` at every
+    :math:`d` (exact identities, biases :math:`\\le 0`, unscaled outputs), and represents ``target(d)`` itself; each
+    :math:`\\sqrt{M_k}/\\|f_k\\|_F` does not increase from one :math:`d` to the next (up to ``MOMENT_RTOL``) and stays
+    below the dimension-free ceiling :math:`C_k` (:func:`dimension_free_constant`).
+
+    Parameters
+    ----------
+    target : callable
+        ``target(d) -> (poly, variables)`` with ``d`` variables.
+    ds : sequence of int
+        At least two increasing dimensions (``d = 1`` allowed), at most ``MAX_DIMENSIONS`` of them.
+    inputs : {"sphere", "ball"}
+        The input law :math:`D`.
+    sigma : float
+        The scale of the Gaussian weights.
+    slope_tolerance : float
+        The largest slope of :math:`B(d)` that counts as "does not grow".
+    build : callable or None
+        The representation (default :func:`sharpened_representation`).
+
+    Returns
+    -------
+    RateCheck
+        ``measured`` is the slope of :math:`B(d)`; ``notes`` hold :math:`B` and each ratio at every :math:`d`.
+
+    Examples
+    --------
+    >>> from nnproofs import representation as rep
+    >>> rep.check_dimension_stability(rep.default_target, [2, 5, 10]).verdict
+    'PASSED'
+    >>> rep.check_dimension_stability(rep.squared_norm_target, [2, 5, 10]).verdict  # its Fischer norm grows
+    'FAILED'
+
+    Notes
+    -----
+    The stability is relative to the Fischer norm: :math:`|x|^2` has :math:`\\|\\cdot\\|_F = \\sqrt{2d}` and fails.
+    The controls share the correct construction's :math:`M_k` and fail only the first requirement.
     """
     if not callable(target):
         raise TypeError(f"target must be a callable d -> (poly, variables), got {type(target).__name__}")
@@ -560,12 +658,34 @@ def check_dimension_stability(
 
 
 def check_eigenvalues(ds: Sequence[int], k_max: int, *, zonal: str = "chebyshev") -> RateCheck:
-    """Exact :math:`\\lambda_{k,j}` (sphere, the Gamma ratio of ``thm-spectrum``, :func:`representation_symbolic.eigenvalue`)
-    against the Funk–Hecke integral integrated exactly (:func:`funk_hecke_eigenvalue`, rational arithmetic) for every
-    :math:`d` in ``ds``, :math:`0 \\le j \\le k \\le` ``k_max``, :math:`k - j` even. Measured: the largest relative
-    deviation, required 0 (exact); where a Funk–Hecke value is undefined (``zonal="gegenbauer"`` at :math:`d = 2`,
-    :math:`j \\ge 1`: :math:`0/0`) and every computable one agrees, INCONCLUSIVE; an unknown ``zonal`` is a ValueError. The log-log data are :math:`\\lambda_{k,k}` against :math:`k` at the largest :math:`d` (for the figure only).
-    Budget: about ``len(ds)`` · ``k_max``:sup:`4` / 8 rational operations within ``EIGEN_MAX_WORK``."""
+    """The closed-form eigenvalues :math:`\\lambda_{k,j}` of :math:`T_\\mu` (sphere, ``thm-spectrum``) against the
+    Funk–Hecke integral, in exact rational arithmetic.
+
+    Parameters
+    ----------
+    ds : sequence of int
+        Dimensions, each ``>= 2``.
+    k_max : int
+        Every :math:`0 \\le j \\le k \\le` ``k_max`` with :math:`k - j` even is compared.
+    zonal : {"chebyshev", "gegenbauer"}
+        The zonal polynomial of the Funk–Hecke integral; ``"gegenbauer"`` is :math:`0/0` at :math:`d = 2`.
+
+    Returns
+    -------
+    RateCheck
+        ``measured`` is the largest relative deviation, required 0; INCONCLUSIVE where some values are undefined
+        and every computable one agrees. The log-log data are :math:`\\lambda_{k,k}` against :math:`k` (for a figure).
+
+    Examples
+    --------
+    >>> from nnproofs import representation as rep
+    >>> rep.check_eigenvalues([2, 3], 4).measured
+    0.0
+
+    Notes
+    -----
+    Budget: about ``len(ds)`` · ``k_max``:sup:`4` / 8 rational operations within ``EIGEN_MAX_WORK``.
+    """
     if isinstance(ds, (str, bytes)) or not isinstance(ds, Sequence) or not ds:
         raise TypeError(f"ds must be a non-empty sequence of ints >= 2, got {ds!r}")
     k_max = positive_int("k_max", k_max)
@@ -603,11 +723,34 @@ def check_eigenvalues(ds: Sequence[int], k_max: int, *, zonal: str = "chebyshev"
 
 def check_fischer_identity(polys: Sequence, variables, *, sigma: float = 1.0,
                            inner: Callable = sym.fischer_inner) -> RateCheck:
-    """Exact :math:`E_{W\\sim N(0,\\sigma^2I)}[q_k(W)^2] = \\sigma^{2k}\\|f_k\\|_F^2` for every homogeneous part of every polynomial in
-    ``polys`` (sympy, exact rationals; float coefficients are read as the rationals of their decimal forms,
-    :func:`representation_symbolic.homogeneous_parts`). Measured: the largest relative deviation, required 0 (exact arithmetic);
-    ``inner`` is the inner product used for :math:`\\|f_k\\|_F^2` (pass :func:`representation_symbolic.coefficient_inner`
-    for the α!-free control). Log-log data: :math:`\\sigma^{2k}\\|f_k\\|_F^2` against the part index."""
+    """Exact :math:`E_{W\\sim N(0,\\sigma^2I)}[q_k(W)^2] = \\sigma^{2k}\\|f_k\\|_F^2` for every homogeneous part
+    (``thm-sharpened``).
+
+    Parameters
+    ----------
+    polys : sequence of sympy expressions
+        Polynomials in ``variables``; float coefficients are read as the rationals of their decimal forms.
+    variables : sequence of sympy.Symbol
+        Their variables.
+    sigma : float
+        The scale of the Gaussian weights.
+    inner : callable
+        ``inner(p, q, variables)``, the inner product of :math:`\\|f_k\\|_F^2`
+        (:func:`representation_symbolic.coefficient_inner` gives the control without :math:`\\alpha!`).
+
+    Returns
+    -------
+    RateCheck
+        ``measured`` is the largest relative deviation, required 0 (exact arithmetic).
+
+    Examples
+    --------
+    >>> import sympy
+    >>> from nnproofs import representation as rep
+    >>> x = sympy.symbols("x1:3")
+    >>> rep.check_fischer_identity([x[0] ** 2 * x[1] - x[1]], x).passed
+    True
+    """
     variables = sym.check_variables(variables)
     if isinstance(polys, (str, bytes)) or not isinstance(polys, Sequence) or not polys:
         raise TypeError(f"polys must be a non-empty sequence of sympy polynomials, got {polys!r}")
@@ -641,18 +784,45 @@ def check_fischer_identity(polys: Sequence, variables, *, sigma: float = 1.0,
 
 def check_explicit_kernel_bound(polys: Sequence, variables, *, sigma: float = 1.0,
                                 kernel: str | Callable = "explicit") -> RateCheck:
-    """``prop-explicit-bound``, exactly: for every homogeneous part :math:`f_k` (:math:`k \\ge 2`) of every polynomial in
-    ``polys``, the kernel :math:`h` of ``kernel`` (:data:`KERNELS`; default the Gaussian explicit
-    :math:`g_k = k!\\sigma^{2k}T_\\mu^{-1}f_k`) and :math:`q_k = e^{-\\sigma^2\\Delta/2}f_k` satisfy
-    :math:`E[\\langle x, W\\rangle^k(q_k - h)(W)] \\equiv 0` in :math:`x` (:math:`q_k - h` is :math:`L^2(N(0,\\sigma^2I))`-orthogonal to
-    every homogeneous polynomial of degree :math:`k`, :func:`representation_symbolic.ridge_moment`) and
-    :math:`E[q_k^2] = E[h^2] + E[(q_k - h)^2]`; hence :math:`E[h^2] \\le E[q_k^2] = \\sigma^{2k}\\|f_k\\|_F^2`.
+    """``prop-explicit-bound``, exactly: a kernel :math:`h` that represents :math:`f_k` is :math:`q_k` minus a part
+    orthogonal to :math:`\\mathcal P_k`, so :math:`E[h^2] \\le E[q_k^2] = \\sigma^{2k}\\|f_k\\|_F^2`.
 
-    Measured: the largest :math:`E[h(W)^2]/(\\sigma^{2k}\\|f_k\\|_F^2)`, required :math:`\\le 1`; both identities are
-    requirements (exact rationals, :func:`representation_symbolic.gaussian_inner`). A kernel that does not represent
-    :math:`f_k` (the controls ``"unsharpened"``, ``"forward heat"``) fails the orthogonality. Log-log data: the ratio
-    against the part index. Budget: the kernels' terms (:func:`sampling._kernel_cost` of the explicit kernels, dense)
-    within ``SYMBOLIC_WORK`` × :func:`nnproofs.budget.factor`, as in the builds."""
+    For every homogeneous part :math:`f_k`, :math:`k \\ge 2`, it checks
+    :math:`E[\\langle x, W\\rangle^k(q_k - h)(W)] \\equiv 0` in :math:`x` and Pythagoras
+    :math:`E[q_k^2] = E[h^2] + E[(q_k - h)^2]` (requirements), and measures the largest
+    :math:`E[h^2]/(\\sigma^{2k}\\|f_k\\|_F^2)`, required :math:`\\le 1`.
+
+    Parameters
+    ----------
+    polys : sequence of sympy expressions
+        Polynomials in ``variables``.
+    variables : sequence of sympy.Symbol
+        Their variables.
+    sigma : float
+        The scale of the Gaussian weights.
+    kernel : str or callable
+        A name in :data:`KERNELS` with Gaussian weights (default ``"explicit"``,
+        :math:`g_k = k!\\sigma^{2k}T_\\mu^{-1}f_k`), or ``kernel(f_k, variables, k, sigma**2) -> h``.
+
+    Returns
+    -------
+    RateCheck
+        ``notes["E[h²] / E[q_k²]"]`` holds the ratio of every part (exact rationals, as floats).
+
+    Examples
+    --------
+    >>> import sympy
+    >>> from nnproofs import representation as rep
+    >>> x = sympy.symbols("x1:3")
+    >>> rep.check_explicit_kernel_bound([x[0] ** 3 - x[0] * x[1] ** 2], x).passed
+    True
+    >>> rep.check_explicit_kernel_bound([x[0] ** 3 - x[0] * x[1] ** 2], x, kernel="unsharpened").passed
+    False
+
+    Notes
+    -----
+    Budget: the kernels' terms within ``SYMBOLIC_WORK`` × :func:`nnproofs.budget.factor`, as in the builds.
+    """
     variables = sym.check_variables(variables)
     if isinstance(polys, (str, bytes)) or not isinstance(polys, Sequence) or not polys:
         raise TypeError(f"polys must be a non-empty sequence of sympy polynomials, got {polys!r}")
@@ -689,16 +859,33 @@ def check_explicit_kernel_bound(polys: Sequence, variables, *, sigma: float = 1.
 
 def compare_constants(target: Callable[[int], tuple], ds: Sequence[int], *, inputs: str = "sphere",
                       sigma: float = 1.0) -> RateCheck:
-    """The constants :math:`B = \\sum_k\\sqrt{M_k}` of the explicit representation (:func:`explicit_representation`) and
-    of the sharpened one against :math:`d`, for ``target(d) -> (poly, variables)`` (deterministic :math:`M_k`).
+    """The constants :math:`B = \\sum_k\\sqrt{M_k}` of the explicit and the sharpened representations against
+    :math:`d` (exact :math:`M_k`).
 
-    Measured: the largest ratio :math:`B_{\\rm explicit}/B_{\\rm sharpened}` over ``ds``; the check passes when it is
-    :math:`\\le 1`, i.e. when the explicit representation's constant is no larger at every :math:`d` (an observation
-    about this target, not a theorem). Log-log data: :math:`B_{\\rm explicit}` against :math:`d`. The notes also hold
-    the constants of the explicit representation with weights on the sphere (:func:`explicit_sphere_representation`),
-    which are not judged (``sigma`` applies to the Gaussian weights only: sphere weights have :math:`|W| = 1`), and the
-    number of terms of each representation's kernels. Budget: as :func:`check_dimension_stability`.
-    ``ds`` may contain 1, as in :func:`check_dimension_stability`."""
+    Parameters
+    ----------
+    target : callable
+        ``target(d) -> (poly, variables)`` with ``d`` variables.
+    ds : sequence of int
+        At least two dimensions, at most ``MAX_DIMENSIONS`` of them (``d = 1`` allowed).
+    inputs : {"sphere", "ball"}
+        The input law :math:`D`.
+    sigma : float
+        The scale of the Gaussian weights (sphere weights have :math:`|W| = 1`).
+
+    Returns
+    -------
+    RateCheck
+        ``measured`` is the largest :math:`B_{\\rm explicit}/B_{\\rm sharpened}` (Gaussian weights), required
+        :math:`\\le 1`: an observation about ``target``, which ``prop-explicit-bound`` explains. ``notes`` also hold
+        the constants of the sphere-weight representation (not judged) and each kernel's number of terms.
+
+    Examples
+    --------
+    >>> from nnproofs import representation as rep
+    >>> rep.compare_constants(rep.default_target, [2, 5]).passed
+    True
+    """
     if not callable(target):
         raise TypeError(f"target must be a callable d -> (poly, variables), got {type(target).__name__}")
     if isinstance(ds, (str, bytes)) or not isinstance(ds, Sequence):

@@ -18,23 +18,84 @@ from .sampling import SharpenedRepresentation, _build
 
 
 def unsharpened_control(poly, variables, *, sigma: float = 1.0, inputs: str = "sphere") -> SharpenedRepresentation:
-    """Negative control: :math:`q_k = f_k` (no backward heat flow); :math:`x_1^2` becomes :math:`x_1^2 + |x|^2/2` for every :math:`\\sigma`."""
+    """Broken control: no backward heat flow, :math:`q_k = f_k`.
+
+    For :math:`x_1^2` the networks converge to :math:`x_1^2 + |x|^2/2`, whatever :math:`\\sigma` is; the rate check's
+    slope and median ratio reject it.
+
+    Parameters
+    ----------
+    poly, variables, sigma, inputs
+        As for :func:`sharpened_representation`.
+
+    Returns
+    -------
+    SharpenedRepresentation
+        Whose :meth:`~SharpenedRepresentation.represents_target` is False.
+    """
     return _build(poly, variables, sigma=sigma, beta=None, inputs=inputs, kernel="unsharpened")
 
 
 def forward_heat_control(poly, variables, *, sigma: float = 1.0, inputs: str = "sphere") -> SharpenedRepresentation:
-    """Negative control: forward heat flow :math:`e^{+\\sigma^2\\Delta/2}f_k`; :math:`x_1^2` becomes :math:`x_1^2 + |x|^2` for every :math:`\\sigma`."""
+    """Broken control: forward heat flow :math:`e^{+\\sigma^2\\Delta/2}f_k` in place of the backward one.
+
+    For :math:`x_1^2` the networks converge to :math:`x_1^2 + |x|^2`; the rate check's slope and median ratio reject it.
+
+    Parameters
+    ----------
+    poly, variables, sigma, inputs
+        As for :func:`sharpened_representation`.
+
+    Returns
+    -------
+    SharpenedRepresentation
+        Whose :meth:`~SharpenedRepresentation.represents_target` is False.
+    """
     return _build(poly, variables, sigma=sigma, beta=None, inputs=inputs, kernel="forward heat")
 
 
 def bias_sign_control(poly, variables, *, sigma: float = 1.0, inputs: str = "sphere") -> SharpenedRepresentation:
-    """Negative control: neurons :math:`\\rho(\\langle W, x\\rangle + S)` (bias :math:`+S \\ge 0`), not a representation of :math:`f`."""
+    """Broken control: neurons :math:`\\rho(\\langle W, x\\rangle + S)`, bias :math:`+S \\ge 0`.
+
+    Not a representation of :math:`f`, and of infinite variance: the rate check's sign and ratio requirements and
+    the unbiasedness check's pooled prediction reject it.
+
+    Parameters
+    ----------
+    poly, variables, sigma, inputs
+        As for :func:`sharpened_representation`.
+
+    Returns
+    -------
+    SharpenedRepresentation
+        Whose :meth:`~SharpenedRepresentation.represents_target` is False.
+    """
     return _build(poly, variables, sigma=sigma, beta=None, inputs=inputs, bias_sign=+1.0)
 
 
 def mean_scaled_control(scale: float) -> Callable[..., SharpenedRepresentation]:
-    """Near-miss control: a ``build`` whose networks have every output weight times ``scale``, so their mean is
-    :math:`f_0 + c(f - f_0)`, :math:`c =` ``scale`` (the prediction stays the correct construction's)."""
+    """Near-miss control: a ``build`` whose networks have every output weight times ``scale``.
+
+    Their mean is :math:`f_0 + c(f - f_0)`, :math:`c =` ``scale``; the second moments and the prediction stay the
+    correct construction's, so only :func:`check_unbiasedness` sees :math:`|c - 1| = 0.1`.
+
+    Parameters
+    ----------
+    scale : float
+        :math:`c > 0`, :math:`c \\ne 1`.
+
+    Returns
+    -------
+    callable
+        ``build(poly, variables, *, sigma=1.0, inputs="sphere") -> SharpenedRepresentation``, for the ``build``
+        argument of the checks.
+
+    Examples
+    --------
+    >>> from nnproofs import representation as rep
+    >>> rep.mean_scaled_control(1.1).__name__
+    'mean_scaled_control(1.1)'
+    """
     scale = finite_real("scale", scale)
     if scale <= 0 or scale == 1:
         raise ValueError(f"scale must be > 0 and != 1 (1 is the correct construction), got {scale!r}")

@@ -34,7 +34,27 @@ CONSTANT_NODES = 200  # Gauss–Jacobi nodes per axis of _log_gaussian_g_moments
 
 
 def fischer_norm(poly, variables) -> float:
-    """:math:`\\|f\\|_F = (\\sum_\\alpha \\alpha!\\, f_\\alpha^2)^{1/2}` (``def-fischer``), as a float."""
+    """:math:`\\|f\\|_F = (\\sum_\\alpha \\alpha!\\, f_\\alpha^2)^{1/2}` (``def-fischer``), as a float.
+
+    Parameters
+    ----------
+    poly : sympy expression
+        A polynomial in ``variables``.
+    variables : sequence of sympy.Symbol
+        Its variables.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import sympy
+    >>> from nnproofs import representation as rep
+    >>> x = sympy.symbols("x1:3")
+    >>> rep.fischer_norm(x[0] ** 2 + x[1] ** 2, x) ** 2  # 2! + 2!
+    4.0
+    """
     return math.sqrt(float(sym.fischer_inner(poly, poly, variables)))
 
 
@@ -53,7 +73,22 @@ def relu_square_integral(k: int, t: torch.Tensor, beta: float) -> torch.Tensor:
     """:math:`G_k(t) = \\int_0^{t_+} s^{2k-4}(t-s)^2/p_k(s)\\,ds = C\\,t_+^{k+1}\\int_0^1 y^{k-2}(1-y)^2 e^{t^2y^2/(2\\beta^2)}dy`
     for :math:`p_k = \\beta\\chi_{k-1}` (:math:`k \\ge 2`), by Gauss–Legendre in :math:`y`; for :math:`k = 1`, :math:`G_1(t) = t_+^2`.
     ``t`` a float64 tensor of finite values; a value that leaves float64 is a ValueError naming ``t``. Budget: four
-    tables of ``len(t)`` × ``QUAD_NODES`` float64 numbers within :func:`nnproofs.budget.memory`."""
+    tables of ``len(t)`` × ``QUAD_NODES`` float64 numbers within :func:`nnproofs.budget.memory`.
+
+    Parameters
+    ----------
+    k : int
+        The degree, ``1 <= k <= MAX_DEGREE``.
+    t : torch.Tensor
+        One-dimensional float64 tensor of finite arguments.
+    beta : float
+        The scale of the bias law.
+
+    Returns
+    -------
+    torch.Tensor
+        :math:`G_k(t)`, float64, on ``t``'s device.
+    """
     k = positive_int("k", k)
     beta = positive_real("beta", beta)
     if not isinstance(t, torch.Tensor) or t.dtype != torch.float64 or t.dim() != 1 or t.device.type not in ("cpu", "cuda"):
@@ -143,6 +178,22 @@ def radial_second_moment(k: int, j: int, d: int, inputs: str = "sphere", *, sigm
     :math:`m = j + k + 1`: Gauss–Jacobi in :math:`\\tau` (weight :math:`(1-\\tau)^{a-1}`) and Gauss–Legendre in :math:`y`,
     ``nodes`` each (a smooth integrand on :math:`[0,1]^2` since :math:`\\beta > \\sigma`). For :math:`k = 1`,
     :math:`I_{1,j} = \\sigma^2E[R^{j+2}]E[\\tau_+^2]` exactly, :math:`E\\tau^2 = 1/d` (sphere) or :math:`1/(d+2)` (ball).
+
+    Parameters
+    ----------
+    k, j, d : int
+        The degree, the power of :math:`R` and the dimension.
+    inputs : {"sphere", "ball"}
+        The input law :math:`D`.
+    sigma, beta : float
+        The scales of the weights and of the bias law (``beta`` default :math:`2\\sigma`).
+    nodes : int
+        Quadrature nodes per axis.
+
+    Returns
+    -------
+    float
+        :math:`I_{k,j}`; a ValueError where it leaves float64.
     """
     k, d = positive_int("k", k), positive_int("d", d)
     j = int_at_least("j", j, 0)
@@ -183,7 +234,23 @@ def sphere_weight_moment(k: int, d: int, inputs: str = "sphere", *, beta: float 
     """:math:`E[G_k(\\tau)]` with :math:`\\tau = \\langle x, \\theta\\rangle`, :math:`x \\sim D`, :math:`\\theta` uniform on
     :math:`S^{d-1}`: the law of one coordinate of :math:`D` (density :math:`\\propto (1-\\tau^2)^{a-1}`, as in
     :func:`radial_second_moment`), by Gauss–Jacobi in :math:`\\tau` and :func:`relu_square_integral` (:math:`t \\le 1`).
-    :math:`k = 1`: :math:`E\\tau_+^2 = 1/(2d)` (sphere) or :math:`1/(2(d+2))` (ball)."""
+    :math:`k = 1`: :math:`E\\tau_+^2 = 1/(2d)` (sphere) or :math:`1/(2(d+2))` (ball).
+
+    Parameters
+    ----------
+    k, d : int
+        The degree and the dimension.
+    inputs : {"sphere", "ball"}
+        The input law :math:`D`.
+    beta : float
+        The scale of the bias law (the weights have :math:`|W| = 1`).
+    nodes : int
+        Quadrature nodes.
+
+    Returns
+    -------
+    float
+    """
     k, d = positive_int("k", k), positive_int("d", d)
     inputs, nodes = input_law(inputs), positive_int("nodes", nodes)
     beta = positive_real("beta", beta)
@@ -275,6 +342,24 @@ def dimension_free_constant(k: int, *, sigma: float = 1.0, beta: float | None = 
     diverges (:math:`E G_k(\\sigma\\xi)^2 = \\infty`) and the function returns ``math.inf``: no finite ceiling of this form
     (:math:`M_k` itself stays finite for every :math:`\\beta > \\sigma`). :math:`C_k` depends on :math:`\\beta/\\sigma` only, and is
     computed at :math:`\\sigma = 1` (no overflow or division by zero at extreme :math:`\\sigma`).
+
+    Parameters
+    ----------
+    k : int
+        The degree.
+    sigma, beta : float
+        The scales of the weights and of the bias law (``beta`` default :math:`2\\sigma`).
+
+    Returns
+    -------
+    float
+        :math:`C_k`, or ``math.inf`` where the bound diverges.
+
+    Examples
+    --------
+    >>> from nnproofs import representation as rep
+    >>> round(rep.dimension_free_constant(2), 2)
+    9.55
     """
     k = positive_int("k", k)
     sigma, beta = _scales(sigma, beta)
@@ -293,7 +378,25 @@ def _dimension_free_constant(k: int, ratio: float) -> float:
 def dimension_free_limit(k: int, *, sigma: float = 1.0, beta: float | None = None) -> float:
     """:math:`C_k^\\infty = \\lim_{d\\to\\infty}\\sqrt{M_k}/\\|f_k\\|_F` for :math:`D = U(S^{d-1})`, where :math:`q_k(W)` and
     :math:`\\langle x, W\\rangle` decouple: :math:`C_k^\\infty = 2\\sigma^k\\sqrt{E G_k(\\sigma\\xi)}/((k-2)!\\sigma^{2k})` (:math:`k=1`: :math:`\\sqrt2`);
-    finite for every :math:`\\beta > \\sigma`."""
+    finite for every :math:`\\beta > \\sigma`.
+
+    Parameters
+    ----------
+    k : int
+        The degree.
+    sigma, beta : float
+        The scales of the weights and of the bias law (``beta`` default :math:`2\\sigma`).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from nnproofs import representation as rep
+    >>> round(rep.dimension_free_limit(1), 6)  # sqrt(2)
+    1.414214
+    """
     k = positive_int("k", k)
     sigma, beta = _scales(sigma, beta)
     return _dimension_free_limit(k, beta / sigma)

@@ -30,6 +30,32 @@ def representation_quadrature(poly, variables, point: Sequence[float], *, sigma:
     and in :math:`s`. Independent of the sampling code; used to check exactness to :math:`10^{-8}`. ``kernel`` names
     the :math:`q_k` of :data:`KERNELS` (``"explicit"``: ``thm-explicit``). Budget: :math:`(\\deg/2 + 2)^{d-1}` nodes
     times the number of parts within ``QUADRATURE_MAX_NODES`` × :func:`nnproofs.budget.factor`.
+
+    Parameters
+    ----------
+    poly : sympy expression
+        A polynomial in ``variables``.
+    variables : sequence of sympy.Symbol
+        Its variables.
+    point : sequence of float
+        The input :math:`x`, one coordinate per variable, anywhere in :math:`\\mathbb R^d`.
+    sigma : float
+        The scale of the Gaussian weights.
+    kernel : str
+        A name in :data:`KERNELS`.
+
+    Returns
+    -------
+    float
+        The representation's value at ``point``; for a representation, ``poly(point)`` to about :math:`10^{-12}`.
+
+    Examples
+    --------
+    >>> import sympy
+    >>> from nnproofs import representation as rep
+    >>> x = sympy.symbols("x1:3")
+    >>> round(rep.representation_quadrature(x[0] ** 2 * x[1] + 1, x, [0.5, -2.0]), 8)
+    0.5
     """
     if not isinstance(kernel, str) or kernel not in KERNELS:
         raise ValueError(f"kernel must be one of {tuple(KERNELS)}, got {kernel!r}")
@@ -83,7 +109,27 @@ def funk_hecke_eigenvalue(k: int, j: int, d: int, *, zonal: str = "chebyshev") -
     Gamma ratio of ``thm-spectrum``. :math:`P_{j,d} = C_j^{(d-2)/2}/C_j^{(d-2)/2}(1)`; at :math:`d = 2` the Gegenbauer
     parameter is 0 and the normalised limit is Chebyshev :math:`T_j` (``zonal="chebyshev"``); ``zonal="gegenbauer"``
     evaluates the Gegenbauer formula as written, and at :math:`d = 2`, :math:`j \\ge 1` raises a ValueError naming
-    ``zonal`` (the *trap*: :math:`C_j^{(0)} \\equiv 0`, so :math:`0/0`). Budget: :math:`k + j \\le` ``FUNK_HECKE_MAX_DEGREE``."""
+    ``zonal`` (the *trap*: :math:`C_j^{(0)} \\equiv 0`, so :math:`0/0`). Budget: :math:`k + j \\le` ``FUNK_HECKE_MAX_DEGREE``.
+
+    Parameters
+    ----------
+    k, j : int
+        :math:`0 \\le j \\le k`, :math:`k - j` even.
+    d : int
+        The dimension, ``>= 2``.
+    zonal : {"chebyshev", "gegenbauer"}
+        The zonal polynomial.
+
+    Returns
+    -------
+    sympy.Rational
+
+    Examples
+    --------
+    >>> from nnproofs import representation as rep
+    >>> rep.funk_hecke_eigenvalue(2, 0, 3)
+    1/3
+    """
     k, j = sym.eigenvalue_indices(k, j)
     d = int_at_least("d", d, 2)
     if zonal not in ("chebyshev", "gegenbauer"):

@@ -357,30 +357,119 @@ KERNELS: dict[str, Callable] = {
 
 def sharpened_representation(poly, variables: Sequence[sympy.Symbol], *, sigma: float = 1.0, beta: float | None = None,
                              inputs: str = "sphere", device=None) -> SharpenedRepresentation:
-    """The sharpened representation of ``poly`` (``thm-sharpened``): :math:`q_k = e^{-\\sigma^2\\Delta/2}f_k`, weights
-    :math:`N(0,\\sigma^2 I)`, biases :math:`-S_k \\le 0` with :math:`S_k \\sim \\beta\\chi_{k-1}` (default :math:`\\beta = 2\\sigma`),
-    mixture weights :math:`\\pi_k \\propto \\sqrt{M_k}` under the input law ``inputs``. Budget: at most ``SYMBOLIC_WORK`` × :func:`nnproofs.budget.factor` kernel terms (:func:`_kernel_cost`), degree
-    at most ``MAX_DEGREE``, at most ``MOMENT_MAX_DIMENSION`` variables."""
+    """The sharpened representation of ``poly`` (``thm-sharpened``): kernels :math:`q_k = e^{-\\sigma^2\\Delta/2}f_k`.
+
+    Weights :math:`W \\sim N(0, \\sigma^2 I)`, biases :math:`-S_k \\le 0` with :math:`S_k \\sim \\beta\\chi_{k-1}`,
+    output weights :math:`u_k(W, S_k)` of ``eq-sharpened``.
+
+    Parameters
+    ----------
+    poly : sympy expression or sympy.Poly
+        A polynomial in ``variables`` of degree at most ``MAX_DEGREE`` (float coefficients are read as the
+        rationals of their decimal forms).
+    variables : sequence of sympy.Symbol
+        Its variables, at most ``MOMENT_MAX_DIMENSION`` of them.
+    sigma : float
+        The scale :math:`\\sigma` of the Gaussian weights.
+    beta : float or None
+        The scale of the bias law :math:`\\beta\\chi_{k-1}`; default :math:`2\\sigma`.
+    inputs : {"sphere", "ball"}
+        The input law :math:`D` of the mixture weights :math:`\\pi_k \\propto \\sqrt{M_k}`.
+    device : torch.device or str or None
+        Where :meth:`SharpenedRepresentation.sample` draws (default: the book's device).
+
+    Returns
+    -------
+    SharpenedRepresentation
+        Its :meth:`~SharpenedRepresentation.sample` gives width-``n`` networks ``Sequential(Linear, ReLU, Linear)``
+        in float64; :meth:`~SharpenedRepresentation.predicted_mse` their exact mean-square error.
+
+    Examples
+    --------
+    >>> import sympy, torch
+    >>> from nnproofs import representation as rep
+    >>> x = sympy.symbols("x1:4")
+    >>> net = rep.sharpened_representation(x[0] ** 2 - x[1], x).sample(100, generator=torch.Generator().manual_seed(0))
+    >>> bool((net[0].bias <= 0).all())
+    True
+
+    Notes
+    -----
+    Budget: at most ``SYMBOLIC_WORK`` × :func:`nnproofs.budget.factor` kernel terms, else a ValueError naming
+    ``poly``.
+    """
     return _build(poly, variables, sigma=sigma, beta=beta, inputs=inputs, device=device)
 
 
 def explicit_representation(poly, variables: Sequence[sympy.Symbol], *, sigma: float = 1.0, beta: float | None = None,
                             inputs: str = "sphere", device=None) -> SharpenedRepresentation:
-    """The explicit (unsharpened) representation through :math:`T_\\mu^{-1}` with :math:`\\mu = N(0, \\sigma^2 I)`
-    (``thm-explicit``): the same neurons and bias law as :func:`sharpened_representation`, with the homogeneous kernel
-    :math:`q_k = k!\\,\\sigma^{2k}\\,T_\\mu^{-1}f_k` in place of :math:`e^{-\\sigma^2\\Delta/2}f_k`. Budget: at most ``SYMBOLIC_WORK`` × :func:`nnproofs.budget.factor` kernel terms (:func:`_kernel_cost`), degree
-    at most ``MAX_DEGREE``, at most ``MOMENT_MAX_DIMENSION`` variables."""
+    """The explicit representation through :math:`T_\\mu^{-1}`, :math:`\\mu = N(0, \\sigma^2 I)` (``thm-explicit``).
+
+    The neurons and bias law of :func:`sharpened_representation`, with the homogeneous kernel
+    :math:`g_k = k!\\,\\sigma^{2k}\\,T_\\mu^{-1}f_k` in place of :math:`q_k` (its :math:`L^2(\\mu)` projection onto
+    :math:`\\mathcal P_k`, ``prop-explicit-bound``).
+
+    Parameters
+    ----------
+    poly, variables, beta, inputs, device
+        As for :func:`sharpened_representation`.
+    sigma : float
+        The scale :math:`\\sigma` of the Gaussian weights.
+
+    Returns
+    -------
+    SharpenedRepresentation
+        As for :func:`sharpened_representation`.
+
+    Examples
+    --------
+    >>> import sympy
+    >>> from nnproofs import representation as rep
+    >>> x = sympy.symbols("x1:4")
+    >>> rep.explicit_representation(x[0] ** 2 - x[1], x).represents_target()
+    True
+
+    Notes
+    -----
+    Budget: at most ``SYMBOLIC_WORK`` × :func:`nnproofs.budget.factor` kernel terms, else a ValueError naming
+    ``poly``.
+    """
     return _build(poly, variables, sigma=sigma, beta=beta, inputs=inputs, kernel="explicit", device=device)
 
 
 def explicit_sphere_representation(poly, variables: Sequence[sympy.Symbol], *, sigma: float = 1.0,
                                    beta: float | None = None, inputs: str = "sphere", device=None) -> SharpenedRepresentation:
-    """The explicit representation with weights uniform on the sphere (``thm-explicit``, :math:`\\mu = U(S^{d-1})`):
-    :math:`f_k(x) = E[\\langle x, V\\rangle^kg_k(V)]`, :math:`g_k = T_\\mu^{-1}f_k`, becomes
-    :math:`E[u_k(V, S)\\rho(\\langle V, x\\rangle - S)]` with :math:`u_k = 2k(k-1)g_k(v)s^{k-2}/p_k(s)` (:math:`k \\ge 2`) and
-    :math:`u_1 = 2g_1`: the neurons of :func:`sharpened_representation` with :math:`\\sigma = 1`, kernel :math:`k!\\,g_k` for
-    every :math:`k` and :math:`W` uniform on :math:`S^{d-1}`. ``sigma`` must be 1 (the weights have unit length). Budget: at most ``SYMBOLIC_WORK`` × :func:`nnproofs.budget.factor` kernel terms (:func:`_kernel_cost`), degree
-    at most ``MAX_DEGREE``, at most ``MOMENT_MAX_DIMENSION`` variables."""
+    """The explicit representation with weights uniform on the sphere (``thm-explicit``, :math:`\\mu = U(S^{d-1})`).
+
+    :math:`f_k(x) = E[\\langle x, V\\rangle^kg_k(V)]` with :math:`g_k = T_\\mu^{-1}f_k` becomes
+    :math:`E[u_k(V, S)\\rho(\\langle V, x\\rangle - S)]`: the neurons of :func:`sharpened_representation` with
+    :math:`\\sigma = 1`, the kernel :math:`k!\\,g_k` and :math:`W` uniform on :math:`S^{d-1}`.
+
+    Parameters
+    ----------
+    poly, variables, beta, inputs, device
+        As for :func:`sharpened_representation`.
+    sigma : float
+        Must be 1: the weights have unit length.
+
+    Returns
+    -------
+    SharpenedRepresentation
+        As for :func:`sharpened_representation`.
+
+    Examples
+    --------
+    >>> import sympy
+    >>> from nnproofs import representation as rep
+    >>> x = sympy.symbols("x1:4")
+    >>> rep.explicit_sphere_representation(x[0] ** 2 - x[1], x).constants()[1]["ratio"]  # doctest: +ELLIPSIS
+    1.414...
+
+    Notes
+    -----
+    Budget: at most ``SYMBOLIC_WORK`` × :func:`nnproofs.budget.factor` kernel terms, else a ValueError naming
+    ``poly``.
+    """
     if finite_real("sigma", sigma) != 1.0:
         raise ValueError(f"sigma must be 1 for sphere weights (|W| = 1), got {sigma!r}")
     return _build(poly, variables, sigma=1.0, beta=beta, inputs=inputs, kernel="explicit sphere", device=device,

@@ -19,7 +19,33 @@ from .sampling import SYMBOLIC_WORK
 def ridge_polynomial(variables, degrees: Sequence[int], *, terms: int = 3, constant: float = 0.5, seed: int = 0):
     """A test polynomial :math:`f_0 + \\sum_k f_k`, each :math:`f_k = c_k\\sum_{i\\le\\text{terms}} \\langle a_i, x\\rangle^k`
     with random unit directions :math:`a_i` supported on at most 3 coordinates (so it stays sparse in any :math:`d`),
-    rounded to two decimals, and :math:`c_k` normalising :math:`\\|f_k\\|_F = 1` to six digits (rational coefficients)."""
+    rounded to two decimals, and :math:`c_k` normalising :math:`\\|f_k\\|_F = 1` to six digits (rational coefficients).
+
+    Parameters
+    ----------
+    variables : sequence of sympy.Symbol
+        The variables.
+    degrees : sequence of int
+        The degrees :math:`k` of the parts.
+    terms : int
+        Ridge monomials per part.
+    constant : float
+        :math:`f_0`.
+    seed : int
+        Seed of the directions.
+
+    Returns
+    -------
+    sympy expression
+
+    Examples
+    --------
+    >>> import sympy
+    >>> from nnproofs import representation as rep
+    >>> x = sympy.symbols("x1:4")
+    >>> round(rep.fischer_norm(rep.ridge_polynomial(x, (3,), constant=0), x), 4)
+    1.0
+    """
     variables = sym.check_variables(variables)
     terms = positive_int("terms", terms)
     seed = nonnegative_int("seed", seed)
@@ -53,7 +79,18 @@ def _dimension(d) -> int:
 
 
 def default_target(d: int):
-    """The chapter's polynomial in :math:`d` variables: :math:`1/2` plus Fischer-normalised ridge parts of degrees 1..4."""
+    """The chapter's polynomial in :math:`d` variables: :math:`1/2` plus Fischer-normalised ridge parts of degrees 1..4.
+
+    Parameters
+    ----------
+    d : int
+        The dimension.
+
+    Returns
+    -------
+    tuple
+        ``(poly, variables)``, the form the checks' ``target`` arguments return.
+    """
     variables = sympy.symbols(f"x1:{_dimension(d) + 1}", real=True)
     return ridge_polynomial(variables, (1, 2, 3, 4)), variables
 
@@ -85,7 +122,18 @@ def default_dimensions() -> list[int]:
 
 
 def squared_norm_target(d: int):
-    """The counterpoint :math:`|x|^2` in :math:`d` variables (Fischer norm :math:`\\sqrt{2d}`, yet :math:`\\equiv 1` on the sphere)."""
+    """The counterpoint :math:`|x|^2` in :math:`d` variables (Fischer norm :math:`\\sqrt{2d}`, yet :math:`\\equiv 1` on the sphere).
+
+    Parameters
+    ----------
+    d : int
+        The dimension.
+
+    Returns
+    -------
+    tuple
+        ``(poly, variables)``.
+    """
     variables = sympy.symbols(f"x1:{_dimension(d) + 1}", real=True)
     return sum(v**2 for v in variables), variables
 
