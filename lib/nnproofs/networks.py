@@ -2,8 +2,11 @@
 
 A network with :math:`L` hidden layers is the alternating composition
 
-.. math:: \\Phi = A_{L+1} \\circ \\rho \\circ A_L \\circ \\cdots \\circ \\rho \\circ A_1, \\qquad
-          A_\\ell(z) = W_\\ell z + b_\\ell, \\quad \\rho(t) = \\max(t, 0),
+.. math::
+
+    \\Phi = A_{L+1} \\circ \\rho \\circ A_L \\circ \\cdots \\circ \\rho \\circ A_1,
+
+    A_\\ell(z) = W_\\ell z + b_\\ell, \\quad \\rho(t) = \\max(t, 0),
 
 stored as ``Sequential(Linear, ReLU, ..., Linear)``. Width, depth and parameter count are read off
 the module (:func:`architecture`), never claimed separately. :func:`compose` fuses the adjacent

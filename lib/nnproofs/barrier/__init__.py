@@ -2,8 +2,11 @@
 
 The networks are bias-free shallow ReLU networks on :math:`\\mathbb{R}^n`,
 
-.. math:: f_\\theta(x) = \\sum_{j=1}^m a_j\\,\\rho(w_j \\cdot x), \\qquad \\lVert w_j \\rVert \\le 1,
-          \\qquad \\theta = (W, a),\\ W \\in \\mathbb{R}^{m\\times n},\\ a \\in \\mathbb{R}^m,
+.. math::
+
+    f_\\theta(x) = \\sum_{j=1}^m a_j\\,\\rho(w_j \\cdot x), \\qquad \\lVert w_j \\rVert \\le 1,
+
+    \\theta = (W, a),\\ W \\in \\mathbb{R}^{m\\times n},\\ a \\in \\mathbb{R}^m,
 
 with the cost (definition ``def-barrier-cost``) :math:`C(\\theta) = \\frac1N\\sum_i \\ell(f_\\theta(x_i), y_i)
 + \\lambda\\lVert a\\rVert_1` for a convex, :math:`L`-Lipschitz loss (``huber``: :math:`L = \\delta_H = 1/2`;

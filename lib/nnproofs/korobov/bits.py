@@ -18,8 +18,11 @@ def complement_bits(words: torch.Tensor, bits: int):
     Two ReLU layers per digit, with :math:`y_1 = y` and :math:`y_{j+1} = 2 y_j - \\theta_j` on the
     lattice :math:`2^{-(B-j+1)}\\mathbb Z`:
 
-    .. math:: a_j = \\rho\\big(2^{B-j+1}(y_j - \\tfrac12) + 1\\big) \\in \\mathbb Z_{\\ge 0}, \\qquad
-              b_j = \\rho(1 - a_j) = [y_j < \\tfrac12],
+    .. math::
+
+        a_j = \\rho\\big(2^{B-j+1}(y_j - \\tfrac12) + 1\\big) \\in \\mathbb Z_{\\ge 0},
+
+        b_j = \\rho(1 - a_j) = [y_j < \\tfrac12],
 
     where :math:`a_{j+1}` is one affine map of :math:`(y_j, b_j)` and :math:`y_{j+1} = \\rho(2y_j + b_j - 1)`
     is carried beside it. The pre-activations of :math:`a` are integers (and all their partial
