@@ -43,6 +43,7 @@ CASES = {
                          lam=barrier.LAMBDA),
     "Loss": lambda: dict(name="huber-copy", lipschitz=0.5, function=barrier.LOSSES["huber"].function),
     "get_loss": lambda: dict(loss="bce"),
+    "proof_of": lambda: dict(loss=barrier.LOSSES["huber"]),
     "form_problem": lambda: dict(segment=_path().segments[1]),
     "sphere_cover": lambda: dict(n=3, cells=10),
     "ball_cover": lambda: dict(n=2, cells=8),

@@ -199,10 +199,14 @@ def test_a_bad_loss_is_caught_within_the_stated_range(name, monkeypatch):
         barrier.get_loss(name)
 
 
-def test_a_path_outside_the_verified_range_fails_its_audit():
+def test_a_path_outside_the_verified_range_fails_its_audit_unless_the_loss_is_proved(monkeypatch):
+    """Beyond the probe's reach only a proof covers the loss: the shipped Huber is proved for every p."""
     A, B, x, y = _pair()
     far = (A[0], A[1] * 1e7), (B[0], B[1] * 1e7)  # predictions beyond |p| = 1e6
     report = barrier.audit(barrier.constructive_path(*far, x), x, y, A=far[0], B=far[1], loss="huber", lam=LAM)
+    assert report.outside > 0 and report.within_loss_range
+    monkeypatch.setitem(barrier.LOSSES, "copy", barrier.Loss("copy", 0.5, losses.LOSSES["huber"].function))
+    report = barrier.audit(barrier.constructive_path(*far, x), x, y, A=far[0], B=far[1], loss="copy", lam=LAM)
     assert report.outside > 0 and not report.holds
     assert losses.LOSSES["bce"].outside(torch.zeros(3), torch.tensor([0.0, 0.5, 1.0])) == 0.0
 

@@ -78,14 +78,14 @@ from .covers import ball_cover, sphere_cover, weighted_kmeans
 from .data import spread_network, spread_pairs, teacher_data, tight_pair, train_networks
 from .drawing import COVER_COLORS, draw_directions, draw_path_state, draw_profile
 from .evaluation import COST_ATOL, FUNCTION_ATOL, JOINT_RTOL, OUTPUT_RTOL, Audit, Profile, SegmentAudit, audit, barrier, barriers, cost_roundoff, profile
-from .losses import CONVEXITY_ATOL, HUBER_DELTA, LOSS_PROBE, LOSS_PROBE_TARGETS, LOSSES, PROBE_RESOLUTION, Loss, get_loss
+from .losses import CONVEXITY_ATOL, HUBER_DELTA, LOSS_PROBE, LOSS_PROBE_TARGETS, LOSSES, PROBE_RESOLUTION, Loss, get_loss, proof_of
 from .model import CHUNK_ELEMENTS, FEASIBILITY_RTOL, LAMBDA, Network, as_network, as_pair, cost, forward
 from .paths import EXACT_KINDS, GUARANTEES, Canonical, Path, Segment, form_problem
 
 __all__ = [
     # networks, losses, cost
     "Network", "LAMBDA", "FEASIBILITY_RTOL", "CHUNK_ELEMENTS", "as_network", "as_pair", "forward", "cost",
-    "HUBER_DELTA", "CONVEXITY_ATOL", "LOSS_PROBE", "LOSS_PROBE_TARGETS", "PROBE_RESOLUTION", "Loss", "LOSSES", "get_loss",
+    "HUBER_DELTA", "CONVEXITY_ATOL", "LOSS_PROBE", "LOSS_PROBE_TARGETS", "PROBE_RESOLUTION", "Loss", "LOSSES", "get_loss", "proof_of",
     # the construction
     "EXACT_KINDS", "GUARANTEES", "Segment", "Canonical", "Path", "form_problem",
     "sphere_cover", "ball_cover", "weighted_kmeans",

@@ -70,7 +70,8 @@ REQ_OUTPUT = f"merge keeps a, spherize keeps a_j‖w_j‖ (change ≤ {OUTPUT_RT
 REQ_JOINTS = (f"every segment starts where the previous one ends, the path at A and ends at B (parameters within"
               f" {JOINT_RTOL:g}, f within {FUNCTION_ATOL:g} at every joint) on every pair")
 REQ_FORM = "every segment has the form its guarantee's argument uses (form_problem) on every pair"
-REQ_LOSS_RANGE = "every prediction and target on every path lies where the loss was verified (Loss.outside)"
+REQ_LOSS_RANGE = ("every prediction and target on every path lies where the loss was verified (Loss.outside)"
+                  " or the loss is proved everywhere (proof_of)")
 TIGHT_RATIO = 0.95  # every tight case's barrier / certificate is above this, so a 10% understatement fails
 REQ_TIGHT = (f"certificate not understated: on tight_pair (barrier/certificate > {TIGHT_RATIO}) the audit holds for"
              " both covers and both losses")

@@ -12,11 +12,11 @@ import torch
 from ..rates import fold
 from ..validate import finite_real, positive_int
 from . import costs
-from .losses import PROBE_RESOLUTION, get_loss, verified_for
+from .losses import PROBE_RESOLUTION, get_loss, proof_of, verified_for
 from .model import FEASIBILITY_RTOL, _data, _lam, _values, as_pair
-from .paths import EXACT_KINDS, Path, form_problem
+from .paths import EXACT_KINDS, Path, Segment, form_problem
 
-FUNCTION_ATOL = 1e-10  # function-exact segments: |f_t − f_0| ≤ this (float64 round-off is ~1e-14 here)
+FUNCTION_ATOL = 1e-10  # function-exact segments: |f_t − f_0| ≤ this, relative to the output scale (round-off ~1e-14)
 COST_ATOL = 1e-12  # monotone / convex / constant segments: cost allowed above its bound by round-off only,
 #   relative to the cost level: the allowance is COST_ATOL · max(1, max_t |C|) (cost_roundoff)
 OUTPUT_RTOL = 1e-14  # merge keeps a, spherize keeps a_j‖w_j‖: up to a few ulps of the interpolation
@@ -182,7 +182,9 @@ def barriers(paths: Sequence[Path], x, y, *, loss: str, lam: float, points_per_s
 class SegmentAudit:
     """What one segment promises and what it did on the data.
 
-    ``function_change``: ``max_{t,i} |f_t(x_i) − f_0(x_i)|`` (exact kinds must keep it ≤ ``FUNCTION_ATOL``);
+    ``function_change``: ``max_{t,i} |f_t(x_i) − f_0(x_i)|`` relative to the output scale
+    ``max(1, max_i Σ_j |a_j||w_j·x_i|)`` of ``A`` and ``B`` (what float64 round-off of ``f`` is proportional to;
+    exact kinds must keep it ≤ ``FUNCTION_ATOL``);
     ``excess``: how far the cost went above its promised bound, which is ``allowed`` (round-off
     :func:`cost_roundoff`, plus the merge certificate for merge segments), in the segment's forward
     direction; ``largest_norm``: ``max_{t,j} ‖w_j(t)‖`` (feasibility, ``≤ 1 + FEASIBILITY_RTOL``);
@@ -191,7 +193,7 @@ class SegmentAudit:
     certificate's argument holds ``a`` fixed while the directions move; ``≤ OUTPUT_RTOL``), 0 elsewhere.
     ``joint``: the largest parameter gap between this segment's start and the previous segment's end (for
     the first segment, the path's start and ``A``; the last adds its end against ``B``), relative to
-    ``max(1, largest |parameter|)``, ``≤ JOINT_RTOL``; ``function_jump``: ``max_i |f(x_i)|`` gap there
+    ``max(1, largest |parameter|)``, ``≤ JOINT_RTOL``; ``function_jump``: ``max_i |f(x_i)|`` gap there, relative to the output scale
     (``≤ FUNCTION_ATOL``); ``form``: :func:`form_problem` (``""`` when the segment has its form).
     """
 
@@ -300,7 +302,8 @@ class Audit:
 
     @property
     def within_loss_range(self) -> bool:
-        return self.outside == 0.0
+        """Every prediction and target lies where the loss was probed, or the loss is proved everywhere."""
+        return self.outside == 0.0 or bool(self.loss_proved)
 
     @property
     def sampling_rise(self) -> float:
@@ -341,8 +344,8 @@ class Audit:
     def inconclusive(self) -> str:
         """Why the audit cannot say PASSED though no sample breaks a guarantee (``""`` when it can)."""
         if not self.loss_proved:
-            return (f"loss {self.loss!r} has no proof of convexity and L (Loss.proved), only its probe,"
-                    f" {PROBE_RESOLUTION}; the certificate rests on both")
+            return (f"loss {self.loss!r} has no proof the library carries (proof_of: only its own losses), only"
+                    f" its probe, {PROBE_RESOLUTION}; the certificate rests on both")
         if not self.bounded:
             return (f"the guarantees bound the barrier only by {self.bound_peak - self.level:.4g}"
                     f" (above the spherized networks {self.bound_inner_peak - self.spherized_level:.4g}),"
@@ -374,7 +377,7 @@ class Audit:
                                               else f"probed only ({PROBE_RESOLUTION})")]
         checks = [(self.ordered, "segments in the proof's order"),
                   (self.moments_cover_merges, "moments at least what the merges move"),
-                  (self.within_loss_range, "predictions and targets where the loss was probed")]
+                  (self.within_loss_range, "predictions and targets where the loss was probed or proved")]
         lines += [f"  [X ] {text}" for ok, text in checks if not ok]
         lines += [f"  [X ] segment {s.kind} ({s.side})" + (f": {s.form}" if s.form else "") for s in self.failures]
         return fold("\n".join(lines))
@@ -426,8 +429,11 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
     Tolerances: round-off only (``JOINT_RTOL``, ``FUNCTION_ATOL``, :func:`cost_roundoff`,
     ``OUTPUT_RTOL``); the chapter's "How the checks decide" gives the reasons. Budget: as :func:`profile`.
     """
-    if not isinstance(path, Path):
-        raise TypeError(f"path must be a Path, got {type(path).__name__}")
+    if type(path) is not Path or any(type(s) is not Segment for s in path.segments):
+        # exact types: the bounds read a segment's fields, so its samples must come from them too
+        raise TypeError(f"path must be a Path of Segments (exact types: a subclass could sample another curve than"
+                        f" the one its fields describe), got {type(path).__name__} of"
+                        f" {sorted({type(s).__name__ for s in getattr(path, 'segments', ())})}")
     if path.moments is None:
         raise ValueError("path: audit needs a constructive path (it checks the construction's guarantees)")
     (WA, aA), (WB, aB) = as_pair(A, B)
@@ -442,15 +448,16 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
     WA, aA, WB, aB = (t.to(x.device) for t in (WA, aA, WB, aB))
     size = max(1.0, *(float(t.abs().max()) for t in (WA, aA, WB, aB, Ws, As)))
     f_ends = [_values(W[None], a[None], x, y, loss_fn, lam)[0][0] for W, a in ((WA, aA), (WB, aB))]
+    output_scale = max(1.0, *(float(((x @ W.T).abs() * a.abs()).sum(dim=1).max()) for W, a in ((WA, aA), (WB, aB))))
     moved = [0.0, 0.0]
     results, bounds = [], []
     for i, segment in enumerate(path.segments):
         before = (WA, aA, f_ends[0]) if i == 0 else (Ws[i - 1, -1], As[i - 1, -1], f[i - 1, -1])
         gaps = [(Ws[i, 0] - before[0]).abs().max(), (As[i, 0] - before[1]).abs().max()]
-        jump = float((f[i, 0] - before[2]).abs().max())
+        jump = float((f[i, 0] - before[2]).abs().max()) / output_scale
         if i == len(path.segments) - 1:
             gaps += [(Ws[i, -1] - WB).abs().max(), (As[i, -1] - aB).abs().max()]
-            jump = max(jump, float((f[i, -1] - f_ends[1]).abs().max()))
+            jump = max(jump, float((f[i, -1] - f_ends[1]).abs().max()) / output_scale)
         joint = float(max(gaps)) / size
         step = float((segment.a0.abs() * (segment.W1 - segment.W0).norm(dim=1)).sum())
         if segment.kind == "merge":
@@ -462,7 +469,7 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
             largest = float(kept[0].abs().max())
             output_change = float((kept - kept[0]).abs().max()) / largest if largest > 0 else 0.0
         fi, ci = (f[i].flip(0), c[i].flip(0)) if segment.reverse else (f[i], c[i])  # forward direction
-        change = float((fi - fi[0]).abs().max())
+        change = float((fi - fi[0]).abs().max()) / output_scale
         if segment.kind in ("prune", "spherize"):
             excess = float((ci[1:] - ci[:-1]).max())
         elif segment.kind in ("consolidate", "merge"):
@@ -497,7 +504,7 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
     return Audit(tuple(results), float(flat.max()), level, inner_peak, spherized_level, path.certificate(x, lipschitz),
                  scale, tuple(moved), tuple(path.moments), outside, ordered, float(c[:, ::2].max()),
                  float(coarse_inner.max()) if coarse_inner.numel() else spherized_level,
-                 max(bounds), max(bounds[first:last], default=spherized_level), loss, loss_fn.proved)
+                 max(bounds), max(bounds[first:last], default=spherized_level), loss, proof_of(loss_fn))
 
 
 def _bound(kind: str, start: float, end: float, lipschitz_step: float) -> float:

@@ -45,14 +45,15 @@ class Loss:
     reach : float
         The probe verifies it for predictions ``|p| ≤ reach``.
     proved : str
-        Where convexity and ``L`` are proved (a formula or a reference). Empty for a loss known only by its
-        values: the probe sees it at ``PROBE_RESOLUTION`` only, so an audit with it is INCONCLUSIVE.
+        Where convexity and ``L`` are proved (a formula or a reference). The audits trust only the proofs of
+        the library's own losses (:func:`proof_of`): for any other loss, known to them by its values, the
+        probe sees it at ``PROBE_RESOLUTION`` only, so an audit with it is INCONCLUSIVE.
 
     Examples
     --------
     >>> import torch
     >>> from nnproofs import barrier
-    >>> absolute = barrier.Loss("absolute", 1.0, lambda p, y: (p - y).abs(), proved="|ℓ'| ≤ 1, convex")
+    >>> absolute = barrier.Loss("absolute", 1.0, lambda p, y: (p - y).abs())
     >>> float(absolute(torch.tensor([3.0]), torch.tensor([1.0]))[0])
     2.0
     """
@@ -118,6 +119,22 @@ LOSSES = {
     "bce": Loss("bce", 1.0, _bce, LOSS_PROBE_TARGETS["bce"],
                 proved="ℓ' = σ(p) − y: non-decreasing (convex), |ℓ'| ≤ 1 for y ∈ [0, 1]"),
 }
+
+
+_SHIPPED = dict(LOSSES)  # the library's own losses, whose proofs are in their definitions above
+
+
+def proof_of(loss: Loss) -> str:
+    """``loss.proved`` if ``loss`` is one of the library's own losses (its name, function and ``L``), else ``""``.
+
+    A proof string on a reader's loss is a claim the library cannot check (a narrow spike between the probe's
+    points would break it unseen), so only the shipped proofs make an audit PASSED.
+    """
+    if not isinstance(loss, Loss):
+        raise TypeError(f"loss must be a Loss, got {type(loss).__name__}")
+    shipped = _SHIPPED.get(loss.name)
+    own = shipped is not None and shipped.function is loss.function and shipped.lipschitz == loss.lipschitz
+    return loss.proved if own else ""
 
 
 def get_loss(loss: str) -> Loss:
