@@ -81,11 +81,11 @@ def test_every_figure_shown_has_a_name_and_a_caption(chapter):
 def test_every_figure_shown_is_shown_through_the_legibility_check(chapter):
     """A cell that shows a figure calls ``plotting.show``, which refuses text under 8 pt on the page, or a
     function of the notebook that does."""
-    cells = [c for c in nbformat.read(twin(chapter), as_version=4).cells if c.cell_type == "code"]
-    showing = {name for c in cells if "plotting.show(" in c.source for name in re.findall(r"def (\w+)\(", c.source)}
+    code = [c for c in nbformat.read(twin(chapter), as_version=4).cells if c.cell_type == "code"]
+    showing = {name for c in code if "plotting.show(" in c.source for name in re.findall(r"def (\w+)\(", c.source)}
     calls = re.compile(r"plotting\.show\(" + "".join(rf"|\b{name}\(" for name in showing))
     unchecked = []
-    for cell in cells:
+    for cell in code:
         images = any("image/png" in output.get("data", {}) for output in cell.get("outputs", []))
         if images and not calls.search(cell.source):
             unchecked.append(cell.source[:60])
