@@ -5,8 +5,9 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-# One thread for every kernel, test and chapter: a thread count changes the order of sums.
-THREADS := OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
+# One thread for every kernel, test and chapter: a thread count changes the order of sums. MKL's strict
+# reproducibility: its sums then do not depend on the operands' memory alignment either (lib/nnproofs/__init__.py).
+THREADS := OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 MKL_CBWR=AUTO,STRICT
 # The committed notebooks were executed on the CPU at BOOK_SCALE=ci: tests compare against exactly that.
 CI_ENV := BOOK_SCALE=ci BOOK_DEVICE=cpu $(THREADS)
 # "Another reader's machine" on this one: torch without its AVX2/AVX-512 kernels, MKL in its

@@ -293,3 +293,21 @@ def test_command_line_runs_one_page_s_claims(tmp_path, monkeypatch):
     assert keys == [c.key for c in ledger.claims() if c.chapter == "book/00_prelude"]
     with pytest.raises(SystemExit):
         ledger.main(["--chapter", "no_such_page"])
+
+
+
+def test_a_product_does_not_depend_on_where_its_operands_lie_in_memory():
+    """MKL's sums depend on the operands' memory alignment unless its reproducibility is strict, which
+    ``import nnproofs`` asks for (``MKL_CBWR``): without it a chapter-1 claim moved by an ulp after other
+    claims ran in the same process (found by comparing a Dask run with the serial one), and here 56 of 560
+    products moved. A fresh process without ``MKL_CBWR`` in its environment, as a reader's would be."""
+    script = ("import nnproofs, torch\n"
+              "torch.set_num_threads(1)\n"
+              "g = torch.Generator().manual_seed(0)\n"
+              "for n, k in ((3, 17), (3, 64), (64, 129)):\n"
+              "    a, b = torch.randn(n, k, dtype=torch.float64, generator=g), torch.randn(k, 1, dtype=torch.float64, generator=g)\n"
+              "    for offset in range(1, 8):\n"
+              "        moved = torch.empty(n * k + offset, dtype=torch.float64)[offset:].view(n, k).copy_(a)\n"
+              "        assert torch.equal(moved @ b, a @ b), (n, k, offset)\n")
+    env = {key: value for key, value in os.environ.items() if key != "MKL_CBWR"}
+    subprocess.run([sys.executable, "-c", script], check=True, env=env, timeout=300)

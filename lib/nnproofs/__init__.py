@@ -28,4 +28,12 @@ its claims with the ledger:
 * :mod:`nnproofs.barrier`        -- chapter 4: constructive low-loss paths and barrier decay.
 """
 
+import os
+
+# MKL's sums depend on the memory alignment of their operands unless its conditional numerical
+# reproducibility is strict: the same float64 product then differs by an ulp from one allocation to the
+# next, so a claim's value would depend on what ran before it in the process (a Dask worker, a notebook).
+# MKL reads this once, at its first call: set before any computation. A reader's own setting wins.
+os.environ.setdefault("MKL_CBWR", "AUTO,STRICT")
+
 __version__ = "0.1.0"
