@@ -50,7 +50,7 @@ CASES = {
     "weighted_kmeans": lambda: dict(points=_pair()[0][0], weights=_pair()[0][1], cells=3),
     "default_cells": lambda: dict(n=2, width=8),
     "constructive_path": lambda: dict(A=_pair()[0], B=_pair()[1], x=_pair()[2]),
-    "cost_roundoff": lambda: dict(level=2.0),
+    "cost_roundoff": lambda: dict(loss_level=2.0, samples=10, width=4),
     "profile": _profile_call,
     "barrier": _profile_call,
     "barriers": lambda: {**{k: v for k, v in _profile_call().items() if k != "path"}, "paths": [_path(), _path()]},

@@ -780,10 +780,21 @@ def test_tight_pair_nearly_attains_the_certificate():
         assert report.barrier == pytest.approx(report.merge_barrier, rel=1e-12)
 
 
-@pytest.mark.parametrize("factor", [0.9, 0.8, 0.72, 0.3])
-def test_an_understated_certificate_is_rejected(factor, monkeypatch):
-    certificate = barrier.Path.certificate
-    monkeypatch.setattr(barrier.Path, "certificate", lambda self, x, lipschitz: factor * certificate(self, x, lipschitz))
+def _mean_norm(x) -> float:
+    return float(x.norm(dim=1).mean())
+
+
+UNDERSTATED = {
+    **{f"×{factor}": lambda self, x, L, f=factor: f * L * _mean_norm(x) * max(self.moments) for factor in (0.9, 0.8, 0.72, 0.3)},
+    # the tight pair's sides differ (μ_B = 0): a certificate on the smaller or the mean moment misses
+    "min side": lambda self, x, L: L * _mean_norm(x) * min(self.moments),
+    "mean of sides": lambda self, x, L: L * _mean_norm(x) * sum(self.moments) / 2,
+}
+
+
+@pytest.mark.parametrize("formula", sorted(UNDERSTATED))
+def test_an_understated_certificate_is_rejected(formula, monkeypatch):
+    monkeypatch.setattr(barrier.Path, "certificate", UNDERSTATED[formula])
     for check in (barrier.check_barrier_decay(n=2, widths=WIDTHS, seeds=SEEDS),
                   barrier.check_zero_barrier_1d([4, 8, 16], seeds=2),
                   barrier.check_trained_barriers(n=2, widths=[16, 32], seeds=2, steps=50)):
@@ -799,8 +810,9 @@ def test_round_off_is_relative_to_the_cost_level(scale):
     A, B = (W[0], a[0]), (W[1], a[1])
     path = barrier.constructive_path(A, B, x, cover="grid")
     assert barrier.audit(path, x, y * scale, A=A, B=B, loss="huber", lam=barrier.LAMBDA).holds
-    assert barrier.cost_roundoff(1.5e4) == pytest.approx(1.5e-8)
-    assert barrier.cost_roundoff(1e-3) == barrier.COST_ATOL
+    u = barrier.UNIT_ROUNDOFF
+    assert barrier.cost_roundoff(1.5e4, samples=40, width=8) == pytest.approx(4 * u * 42 * 1.5e4)
+    assert barrier.cost_roundoff(-2.0, 3.0, samples=1, width=2, mass=5.0) == pytest.approx(4 * u * (6 + 12 + 5))
 
 
 def test_float32_networks_are_refused_with_a_conversion_hint():

@@ -13,7 +13,7 @@ from scipy.optimize import linear_sum_assignment
 from ..validate import finite_real, positive_int
 from . import costs
 from .construction import constructive_path, default_cells
-from .evaluation import COST_ATOL, profile
+from .evaluation import COST_ATOL, Profile, _roundoff, profile
 from .losses import get_loss
 from .model import LAMBDA, MAX_LR, Network, as_network, as_pair, _data, _forward, _generator, _lam, _values
 from .paths import Path, Segment
@@ -185,6 +185,12 @@ def path_finders(pairs: Sequence[tuple], x, y, *, loss: str, lam: float = LAMBDA
     }
 
 
+def _sampled_roundoff(path, sampled: Profile, x, lipschitz: float, lam: float) -> float:
+    """The round-off bound (:func:`nnproofs.barrier.evaluation._roundoff`) of ``path``'s sampled costs on ``x``."""
+    W, a = path.evaluate(sampled.t)
+    return _roundoff(torch.as_tensor(sampled.cost, device=W.device), W, a, _data(x).to(W.device), lipschitz, lam)
+
+
 def compare_paths(pairs: Sequence[tuple], x, y, *, loss: str, lam: float = LAMBDA, bezier_steps: int = 300,
                   methods: Sequence[str] = METHODS, seed: int = 0) -> dict[str, dict[str, list]]:
     """Every method of ``methods`` on the same ``pairs``, with the same cost and barrier conventions.
@@ -205,10 +211,10 @@ def compare_paths(pairs: Sequence[tuple], x, y, *, loss: str, lam: float = LAMBD
     Returns
     -------
     dict
-        ``{method: {"max", "mean", "interpolated", "level", "certificate": list per pair, "seconds":
-        float}}``: the three barrier conventions (:meth:`Profile.barriers`), ``max(C_A, C_B)``, the
-        certificate (``None`` for the methods that give none) and the process time to *find* the path,
-        per pair.
+        ``{method: {"max", "mean", "interpolated", "level", "certificate", "roundoff": list per pair,
+        "seconds": float}}``: the three barrier conventions (:meth:`Profile.barriers`), ``max(C_A, C_B)``,
+        the certificate (``None`` for the methods that give none), the sampled costs' :func:`cost_roundoff`,
+        and the process time to *find* the path, per pair.
 
     Examples
     --------
@@ -239,6 +245,7 @@ def compare_paths(pairs: Sequence[tuple], x, y, *, loss: str, lam: float = LAMBD
             **{key: [c[key] for c in conventions] for key in ("max", "mean", "interpolated")},
             "level": [max(float(p.cost[0]), float(p.cost[-1])) for p in profiles],
             "certificate": [p.certificate(x, lipschitz) if p.moments is not None else None for p in paths],
+            "roundoff": [_sampled_roundoff(p, q, x, lipschitz, lam) for p, q in zip(paths, profiles)],
             "seconds": seconds,
         }
     return table

@@ -175,8 +175,10 @@ def tight_pair(device=None):
     another statistic of ``‖x‖`` than the mean misses): each is orthogonal to one light unit, so merging
     raises ``|f − y|`` by ``10‖x_i‖(sin 10° + cos 70° − cos 80°)``, and ``|f| > 28`` keeps Huber and BCE
     within ``10⁻¹²`` of their slopes ``L``. Barrier / certificate is ``(sin 10° + cos 70° − cos 80°)/(4 sin 5°)
-    ≈ 0.981`` for the grid and the adaptive cover and both losses. ``B`` is ``A`` with its units in
-    reverse order (the path must end at that order). Budget: constant work.
+    ≈ 0.981`` for the grid and the adaptive cover and both losses. ``B`` has only two units, on the centres
+    at 300° and 60° (``a = ∓70``), in another order than ``A``'s (the path must end at that order): merging
+    moves nothing on its side, ``μ_B = 0 < μ_A``, so a certificate built on ``min(μ_A, μ_B)`` or their mean
+    instead of the maximum misses. Budget: constant work.
     """
     device = book_device.device() if device is None else _device(device)
     degrees = torch.tensor([60.0, 170.0, 190.0, 300.0, 60.0, 60.0], dtype=torch.float64, device=device)
@@ -187,5 +189,7 @@ def tight_pair(device=None):
     x = torch.stack([samples.cos(), samples.sin()], dim=1) * torch.tensor([[1.0], [0.5]], dtype=torch.float64,
                                                                            device=device)
     y = torch.tensor([0.0, 1.0], dtype=torch.float64, device=device)
-    reverse = torch.arange(5, -1, -1, device=device)
-    return (W, a), (W[reverse].clone(), a[reverse].clone()), x, y
+    on_centres = torch.deg2rad(torch.tensor([60.0, 60.0, 60.0, 60.0, 300.0, 60.0], dtype=torch.float64, device=device))
+    W_B = torch.stack([on_centres.cos(), on_centres.sin()], dim=1)
+    a_B = torch.tensor([0.0, 0.0, 0.0, 0.0, -70.0, 70.0], dtype=torch.float64, device=device)
+    return (W, a), (W_B, a_B), x, y

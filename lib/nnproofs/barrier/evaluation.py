@@ -3,6 +3,7 @@ of every segment's guarantee."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -17,21 +18,70 @@ from .model import FEASIBILITY_RTOL, _data, _lam, _values, as_pair
 from .paths import EXACT_KINDS, Path, Segment, form_problem
 
 FUNCTION_ATOL = 1e-10  # function-exact segments: |f_t − f_0| ≤ this, relative to the output scale (round-off ~1e-14)
-COST_ATOL = 1e-12  # monotone / convex / constant segments: cost allowed above its bound by round-off only,
-#   relative to the cost level: the allowance is COST_ATOL · max(1, max_t |C|) (cost_roundoff)
+COST_ATOL = 1e-12  # the optimised baselines stop when their barrier is below this (baselines.py)
+UNIT_ROUNDOFF = 2.0**-53  # u: float64 rounds every operation to a relative error of at most this
 OUTPUT_RTOL = 1e-14  # merge keeps a, spherize keeps a_j‖w_j‖: up to a few ulps of the interpolation
-JOINT_RTOL = 1e-15  # parameters where two segments meet, and at the path's ends against A and B: equal up to
-#   this times max(1, largest |parameter|) (the constructive path's joints are exact: 0 in every test)
+JOINT_RTOL = 1e-15  # parameters where two segments meet, and at the path's ends against A and B: each equal up to
+#   this times max(1, its own size) (the constructive path's joints are exact: 0 in every test)
 SAMPLING_RTOL = 0.01  # reported, not decided on: doubling the samples raised the sampled peaks by at most this
 #   fraction of max(certificate, |barrier|) (the verdict rests on the guarantees' upper bound instead)
 SIDE_ORDER = {"A": 0, "bridge": 1, "B": 2}  # the proof's order: A's steps, the bridge, B's steps reversed
 
 
-def cost_roundoff(level: float) -> float:
-    """The round-off allowed on a cost of size ``level``: ``COST_ATOL · max(1, |level|)`` (a float64 mean of
-    ``N`` terms is exact to a few ulps of the cost, so the allowance scales with it; at cost 1e4 one ulp
-    is 1.8e-12). Budget: constant work."""
-    return COST_ATOL * max(1.0, abs(finite_real("level", level)))
+def cost_roundoff(loss_level: float, penalty_level: float = 0.0, *, samples: int, width: int,
+                  mass: float = 0.0) -> float:
+    """A bound on the float64 error of the difference of two computed costs:
+    ``4u[(N + 2) loss_level + (m + 2) penalty_level + mass]``.
+
+    Parameters
+    ----------
+    loss_level : float
+        The largest mean loss ``(1/N) Σ_i ℓ(f(x_i), y_i)`` of the two costs: its sum over ``N`` terms is
+        exact to ``γ_N ≈ N u`` times its size (``u`` = :data:`UNIT_ROUNDOFF`).
+    penalty_level : float
+        The largest ``λ Σ_j |a_j|`` of the two, a sum over ``m`` units.
+    samples, width : int
+        ``N`` and ``m``.
+    mass : float
+        ``L (n + m + 2) max_t Σ_j |a_j(t)| ‖w_j(t)‖ · max_i ‖x_i‖``: each ``f(x_i)`` is exact to
+        ``γ_{n+m+2} Σ_j |a_j| ‖w_j‖ ‖x_i‖``, and an ``L``-Lipschitz loss passes that on.
+
+    Returns
+    -------
+    float
+        Twice the bound ``2u[...]`` of one computed cost (a difference of two).
+
+    Examples
+    --------
+    >>> from nnproofs import barrier
+    >>> barrier.cost_roundoff(1.0, samples=62, width=6) == 256 * barrier.UNIT_ROUNDOFF
+    True
+
+    Notes
+    -----
+    The standard bounds of floating-point summation (Higham, *Accuracy and Stability of Numerical
+    Algorithms*, §3.1), which hold in any order of the sums. Budget: constant work.
+    """
+    levels = [abs(finite_real(name, value)) for name, value in
+              (("loss_level", loss_level), ("penalty_level", penalty_level), ("mass", mass))]
+    if mass < 0:
+        raise ValueError(f"mass must be >= 0, got {mass!r}")
+    samples, width = positive_int("samples", samples), positive_int("width", width)
+    return 4 * UNIT_ROUNDOFF * ((samples + 2) * levels[0] + (width + 2) * levels[1] + levels[2])
+
+
+def _roundoff(c: torch.Tensor, W: torch.Tensor, a: torch.Tensor, x: torch.Tensor, lipschitz: float,
+              lam: float) -> float:
+    """:func:`cost_roundoff` of the costs ``c`` sampled at the parameter sets ``W (..., m, n)``, ``a (..., m)``."""
+    penalty = lam * a.abs().sum(-1)
+    return cost_roundoff(float((c - penalty.reshape(c.shape)).abs().max()), float(penalty.max()),
+                         samples=x.shape[0], width=W.shape[-2], mass=_mass(W, a, x, lipschitz))
+
+
+def _mass(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor, lipschitz: float) -> float:
+    """``L (n + m + 2) max_t Σ_j |a_j(t)| ‖w_j(t)‖ · max_i ‖x_i‖`` over the parameter sets ``W (..., m, n)``, ``a``."""
+    m, n = W.shape[-2:]
+    return lipschitz * (n + m + 2) * float((a.abs() * W.norm(dim=-1)).sum(-1).max()) * float(x.norm(dim=1).max())
 
 
 @dataclass(frozen=True)
@@ -76,11 +126,32 @@ def _refuse_sampling(paths: Sequence[Path], x: torch.Tensor, points_per_segment:
                  memory=memory)
 
 
+def _check_fields(path: Path) -> None:
+    """Refuse an empty path, and segment fields that are not plain float64 tensors on one device (a tensor
+    subclass can change what the evaluation computes; another dtype would round the path differently)."""
+    if not path.segments:
+        raise ValueError("path has no segments: a path from A to B needs at least one")
+    device = path.segments[0].W0.device if isinstance(path.segments[0].W0, torch.Tensor) else None
+    for i, segment in enumerate(path.segments):
+        for name in ("W0", "a0", "W1", "a1", "radii"):
+            value = getattr(segment, name)
+            if value is None and name == "radii":
+                continue
+            if type(value) is not torch.Tensor or value.dtype != torch.float64 or value.device != device:
+                raise TypeError(f"path.segments[{i}].{name} must be a plain float64 torch.Tensor on {device}, got"
+                                f" {type(value).__name__}" + (f" {value.dtype} on {value.device}"
+                                                              if isinstance(value, torch.Tensor) else ""))
+        if segment.control is not None and any(type(v) is not torch.Tensor or v.dtype != torch.float64
+                                               for v in segment.control):
+            raise TypeError(f"path.segments[{i}].control must be a pair of plain float64 torch.Tensors")
+
+
 def _sampled(path: Path, x, y, loss: str, lam: float, points_per_segment: int, refine: bool = False):
     """Parameters, function and cost at ``points_per_segment`` times per segment (``2p − 1`` nested ones when
     ``refine``: the coarse samples are every other one)."""
     if not isinstance(path, Path):
         raise TypeError(f"path must be a Path, got {type(path).__name__}")
+    _check_fields(path)
     loss_fn = get_loss(loss)
     lam = _lam(lam)
     x, y = _data(x, y, n=path.segments[0].W0.shape[1], loss=loss)
@@ -192,8 +263,8 @@ class SegmentAudit:
     ``max_{t,j} |a_j(t)‖w_j(t)‖ − a_j(0)‖w_j(0)‖|``, relative to the largest of its values at ``t = 0`` (the
     certificate's argument holds ``a`` fixed while the directions move; ``≤ OUTPUT_RTOL``), 0 elsewhere.
     ``joint``: the largest parameter gap between this segment's start and the previous segment's end (for
-    the first segment, the path's start and ``A``; the last adds its end against ``B``), relative to
-    ``max(1, largest |parameter|)``, ``≤ JOINT_RTOL``; ``function_jump``: ``max_i |f(x_i)|`` gap there, relative to the output scale
+    the first segment, the path's start and ``A``; the last adds its end against ``B``), each parameter
+    relative to ``max(1, its size)`` (:func:`_gap`), ``≤ JOINT_RTOL``; ``function_jump``: ``max_i |f(x_i)|`` gap there, relative to the output scale
     (``≤ FUNCTION_ATOL``); ``form``: :func:`form_problem` (``""`` when the segment has its form).
     """
 
@@ -252,7 +323,8 @@ class Audit:
     ``bound_peak``, ``bound_inner_peak``: upper bounds of the true suprema, segment by segment from its
     guarantee at its exact endpoint costs (a merge: its start + ``L·mean‖x‖·Σ_j|a_j|‖Δw_j‖``), sound when
     the loss is proved convex and ``L``-Lipschitz (``loss_proved``, ``Loss.proved``) and every segment has
-    its form. ``loss``: the loss's name.
+    its form. ``loss``: the loss's name. ``roundoff``: :func:`cost_roundoff` for this path and data, the
+    only allowance on a cost comparison.
     """
 
     segments: tuple[SegmentAudit, ...]
@@ -272,6 +344,7 @@ class Audit:
     bound_inner_peak: float = float("inf")
     loss: str = ""
     loss_proved: str = ""
+    roundoff: float = 0.0
 
     @property
     def barrier(self) -> float:
@@ -297,8 +370,9 @@ class Audit:
 
     @property
     def moments_cover_merges(self) -> bool:
-        """The declared merge moments are at least what the merge segments move (to round-off)."""
-        return all(moved <= declared * (1 + 1e-12) + 1e-300 for moved, declared in zip(self.moved, self.moments))
+        """The declared merge moments are finite and at least what the merge segments move (to round-off)."""
+        return all(math.isfinite(declared) and moved <= declared * (1 + 1e-12) + 1e-300
+                   for moved, declared in zip(self.moved, self.moments))
 
     @property
     def within_loss_range(self) -> bool:
@@ -316,20 +390,20 @@ class Audit:
         """Doubling the samples raised the sampled peaks by at most ``SAMPLING_RTOL · max(certificate,
         |barrier|)`` plus round-off (reported; the verdict rests on :attr:`bounded` instead)."""
         reference = max(self.certificate, abs(self.barrier))
-        return self.sampling_rise <= SAMPLING_RTOL * reference + cost_roundoff(self.peak)
+        return self.sampling_rise <= SAMPLING_RTOL * reference + self.roundoff
 
     @property
     def within_certificate(self) -> bool:
         """``barrier ≤ certificate`` and ``merge_barrier ≤ certificate`` at the samples (the theorem bounds the
         whole path; the samples are a lower bound, so a sample above the certificate is a failure)."""
-        bound = self.certificate + cost_roundoff(self.peak)
+        bound = self.certificate + self.roundoff
         return self.barrier <= bound and self.merge_barrier <= bound
 
     @property
     def bounded(self) -> bool:
         """The guarantees' upper bounds of the suprema are within the certificate: ``bound_peak − level`` and
         ``bound_inner_peak − spherized_level`` ``≤ certificate`` plus round-off. Decided without sampling."""
-        bound = self.certificate + cost_roundoff(self.peak)
+        bound = self.certificate + self.roundoff
         return (self.bound_peak - self.level <= bound
                 and self.bound_inner_peak - self.spherized_level <= bound)
 
@@ -434,6 +508,7 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
         raise TypeError(f"path must be a Path of Segments (exact types: a subclass could sample another curve than"
                         f" the one its fields describe), got {type(path).__name__} of"
                         f" {sorted({type(s).__name__ for s in getattr(path, 'segments', ())})}")
+    _check_fields(path)
     if path.moments is None:
         raise ValueError("path: audit needs a constructive path (it checks the construction's guarantees)")
     (WA, aA), (WB, aB) = as_pair(A, B)
@@ -443,22 +518,21 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
     loss_fn = get_loss(loss)
     lipschitz = loss_fn.lipschitz
     mean_norm = float(x.norm(dim=1).mean())
-    roundoff = cost_roundoff(float(c.abs().max()))
+    roundoff = _roundoff(c, Ws, As, x, lipschitz, lam)
     _, y = _data(x, y, loss=loss)
     WA, aA, WB, aB = (t.to(x.device) for t in (WA, aA, WB, aB))
-    size = max(1.0, *(float(t.abs().max()) for t in (WA, aA, WB, aB, Ws, As)))
     f_ends = [_values(W[None], a[None], x, y, loss_fn, lam)[0][0] for W, a in ((WA, aA), (WB, aB))]
     output_scale = max(1.0, *(float(((x @ W.T).abs() * a.abs()).sum(dim=1).max()) for W, a in ((WA, aA), (WB, aB))))
     moved = [0.0, 0.0]
     results, bounds = [], []
     for i, segment in enumerate(path.segments):
         before = (WA, aA, f_ends[0]) if i == 0 else (Ws[i - 1, -1], As[i - 1, -1], f[i - 1, -1])
-        gaps = [(Ws[i, 0] - before[0]).abs().max(), (As[i, 0] - before[1]).abs().max()]
+        gaps = [_gap(Ws[i, 0], before[0]), _gap(As[i, 0], before[1])]
         jump = float((f[i, 0] - before[2]).abs().max()) / output_scale
         if i == len(path.segments) - 1:
-            gaps += [(Ws[i, -1] - WB).abs().max(), (As[i, -1] - aB).abs().max()]
+            gaps += [_gap(Ws[i, -1], WB), _gap(As[i, -1], aB)]
             jump = max(jump, float((f[i, -1] - f_ends[1]).abs().max()) / output_scale)
-        joint = float(max(gaps)) / size
+        joint = max(gaps)
         step = float((segment.a0.abs() * (segment.W1 - segment.W0).norm(dim=1)).sum())
         if segment.kind == "merge":
             moved[0 if segment.side == "A" else 1] += step
@@ -504,7 +578,13 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
     return Audit(tuple(results), float(flat.max()), level, inner_peak, spherized_level, path.certificate(x, lipschitz),
                  scale, tuple(moved), tuple(path.moments), outside, ordered, float(c[:, ::2].max()),
                  float(coarse_inner.max()) if coarse_inner.numel() else spherized_level,
-                 max(bounds), max(bounds[first:last], default=spherized_level), loss, proof_of(loss_fn))
+                 max(bounds), max(bounds[first:last], default=spherized_level), loss, proof_of(loss_fn), roundoff)
+
+
+def _gap(p: torch.Tensor, q: torch.Tensor) -> float:
+    """``max_k |p_k − q_k| / max(1, |p_k|, |q_k|)``: each parameter against its own size (a large parameter
+    elsewhere must not hide a gap)."""
+    return float(((p - q).abs() / torch.maximum(p.abs(), q.abs()).clamp_min(1.0)).max())
 
 
 def _bound(kind: str, start: float, end: float, lipschitz_step: float) -> float:

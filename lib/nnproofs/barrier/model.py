@@ -33,8 +33,9 @@ def _choice(name: str, value, allowed: tuple[str, ...]) -> str:
 def _float64(name: str, value) -> torch.Tensor:
     if isinstance(value, np.ndarray):
         value = torch.from_numpy(value)
-    if not isinstance(value, torch.Tensor):
-        raise TypeError(f"{name} must be a torch tensor (or numpy array), got {type(value).__name__}")
+    if type(value) not in (torch.Tensor, nn.Parameter):
+        # exact types: a tensor subclass can change what relu, matmul or mean compute
+        raise TypeError(f"{name} must be a torch tensor (or numpy array), not a subclass, got {type(value).__name__}")
     if not (value.is_floating_point() or value.dtype in (torch.int32, torch.int64)):
         raise TypeError(f"{name} must hold real numbers, got dtype {value.dtype}")
     if value.device.type == "meta":

@@ -1,0 +1,102 @@
+"""Chapter 4's audit against a referee's cases: a large parameter or cost level elsewhere must not widen
+the joint test or the round-off allowance, and the evaluation must be the plain tensors' (rule 9, 10, 12)."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from nnproofs import barrier
+from nnproofs.barrier import Path, Segment
+
+D = torch.float64
+
+
+def _net(g, m, *, zero_unit=0.0):
+    W = torch.randn(m, 2, generator=g, dtype=D)
+    W = W / W.norm(dim=1, keepdim=True) * 0.9
+    a = torch.randn(m, generator=g, dtype=D)
+    W[-1], a[-1] = 0.0, zero_unit
+    return W, a
+
+
+def test_a_huge_harmless_parameter_does_not_hide_an_end_at_a_permuted_B():
+    x, y = barrier.teacher_data(2, seed=11)
+    g = torch.Generator().manual_seed(17)
+    (WA, aA), (WB, aB) = _net(g, 7), _net(g, 7)
+    swap = torch.tensor([1, 0, 2, 3, 4, 5, 6])
+    built = barrier.constructive_path((WA, aA), (WB[swap], aB[swap]), x)
+    up = aA.clone()
+    up[-1] = 1e16  # a unit with w = 0: its output weight changes nothing
+    detour = (Segment("consolidate", "A", WA, aA, WA, up), Segment("consolidate", "A", WA, up, WA, aA))
+    for path in (built, Path(detour + built.segments, built.moments)):
+        report = barrier.audit(path, x, y, A=(WA, aA), B=(WB, aB), loss="huber", lam=0.0)
+        assert report.verdict == "FAILED" and not report.joined, report.report()
+
+
+def test_a_jump_between_two_functions_is_not_hidden_by_a_cancelling_pair():
+    x, y = barrier.teacher_data(2, seed=5)
+    g = torch.Generator().manual_seed(23)
+
+    def net():
+        W, a = _net(g, 7, zero_unit=1e16)
+        W[1], a[0], a[1] = W[0], 1e11, -1e11
+        return W, a
+
+    (WA, aA), (WB, aB) = net(), net()
+    path = Path((Segment("bridge", "bridge", WA, aA, WA, aA), Segment("bridge", "bridge", WB, aB, WB, aB)), (0.0, 0.0))
+    report = barrier.audit(path, x, y, A=(WA, aA), B=(WB, aB), loss="huber", lam=0.0)
+    assert report.verdict == "FAILED" and not report.joined
+
+
+@pytest.mark.parametrize("case", ["weight", "target"])
+def test_a_barrier_far_above_round_off_fails_at_a_high_cost_level(case):
+    """A detour in the output weights with certificate 0, at a cost level of about 1e13 (a unit with w = 0 and
+    a = 1e16 under λ = 1e-3) or 1e14 (one target of 5e15): a barrier of a few units is thousands of ulps, and
+    above the worst-case bound of float64's error."""
+    x, y = barrier.teacher_data(2, seed=8)
+    g = torch.Generator().manual_seed(29)
+    W = torch.nn.functional.normalize(torch.randn(6, 2, generator=g, dtype=D), dim=1)
+    aA, aB = torch.randn(2, 6, generator=g, dtype=D)
+    lam = 0.0
+    if case == "weight":
+        W[-1], lam = 0.0, 1e-3
+        aA[-1] = aB[-1] = 1e16
+    else:
+        y = y.clone()
+        y[0] = 5e15
+    mid = 0.5 * (aA + aB)
+    mid[:2] += 30
+    path = Path((Segment("bridge", "bridge", W, aA, W, mid), Segment("bridge", "bridge", W, mid, W, aB)), (0.0, 0.0))
+    report = barrier.audit(path, x, y, A=(W, aA), B=(W, aB), loss="huber", lam=lam)
+    assert report.barrier > 2 * report.roundoff and report.verdict == "FAILED", report.report()
+
+
+def test_tensor_subclasses_and_other_dtypes_are_refused_by_name():
+    class Quiet(torch.Tensor):
+        pass
+
+    A, B, x, y = barrier.tight_pair()
+    path = barrier.constructive_path(A, B, x)
+    with pytest.raises(TypeError, match="x must be a torch tensor .*not a subclass"):
+        barrier.audit(path, x.as_subclass(Quiet), y, A=A, B=B, loss="huber", lam=0.0)
+    first = path.segments[0]
+    for field, value in (("W0", first.W0.as_subclass(Quiet)), ("a1", first.a1.float())):
+        broken = Path((Segment(**{**first.__dict__, field: value}),) + path.segments[1:], path.moments)
+        with pytest.raises(TypeError, match=rf"path.segments\[0\]\.{field}"):
+            barrier.audit(broken, x, y, A=A, B=B, loss="huber", lam=0.0)
+    with pytest.raises(ValueError, match="path has no segments"):
+        barrier.audit(Path((), (0.0, 0.0)), x, y, A=A, B=B, loss="huber", lam=0.0)
+
+
+def test_infinite_moments_are_a_failure_not_an_infinite_certificate():
+    A, B, x, y = barrier.tight_pair()
+    path = barrier.constructive_path(A, B, x)
+    report = barrier.audit(Path(path.segments, (float("inf"),) * 2), x, y, A=A, B=B, loss="huber", lam=0.0)
+    assert report.verdict == "FAILED" and not report.moments_cover_merges
+
+
+def test_the_allowance_is_the_float64_error_bound_of_the_tight_pair():
+    A, B, x, y = barrier.tight_pair()
+    report = barrier.audit(barrier.constructive_path(A, B, x), x, y, A=A, B=B, loss="huber", lam=0.0)
+    assert 0 < report.roundoff < 1e-9 * report.certificate
