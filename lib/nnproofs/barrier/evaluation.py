@@ -21,7 +21,8 @@ COST_ATOL = 1e-12  # monotone / convex / constant segments: cost allowed above i
 #   relative to the cost level: the allowance is COST_ATOL · max(1, max_t |C|) (cost_roundoff)
 OUTPUT_RTOL = 1e-14  # merge keeps a, spherize keeps a_j‖w_j‖: up to a few ulps of the interpolation
 JOINT_RTOL = 1e-15  # parameters where two segments meet, and at the path's ends against A and B: equal up to
-#   this times max(1, largest |parameter|) (the constructive path's joints are exact: 0 in every test)
+#   this times max(1, largest |parameter| of A and B) (the constructive path's joints are exact: 0 in every
+#   test); not of the path's own parameters, which a detour through huge weights could inflate
 SAMPLING_RTOL = 0.01  # reported, not decided on: doubling the samples raised the sampled peaks by at most this
 #   fraction of max(certificate, |barrier|) (the verdict rests on the guarantees' upper bound instead)
 SIDE_ORDER = {"A": 0, "bridge": 1, "B": 2}  # the proof's order: A's steps, the bridge, B's steps reversed
@@ -193,7 +194,7 @@ class SegmentAudit:
     certificate's argument holds ``a`` fixed while the directions move; ``≤ OUTPUT_RTOL``), 0 elsewhere.
     ``joint``: the largest parameter gap between this segment's start and the previous segment's end (for
     the first segment, the path's start and ``A``; the last adds its end against ``B``), relative to
-    ``max(1, largest |parameter|)``, ``≤ JOINT_RTOL``; ``function_jump``: ``max_i |f(x_i)|`` gap there, relative to the output scale
+    ``max(1, largest |parameter| of A and B)``, ``≤ JOINT_RTOL``; ``function_jump``: ``max_i |f(x_i)|`` gap there, relative to the output scale
     (``≤ FUNCTION_ATOL``); ``form``: :func:`form_problem` (``""`` when the segment has its form).
     """
 
@@ -446,7 +447,7 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
     roundoff = cost_roundoff(float(c.abs().max()))
     _, y = _data(x, y, loss=loss)
     WA, aA, WB, aB = (t.to(x.device) for t in (WA, aA, WB, aB))
-    size = max(1.0, *(float(t.abs().max()) for t in (WA, aA, WB, aB, Ws, As)))
+    size = max(1.0, *(float(t.abs().max()) for t in (WA, aA, WB, aB)))  # not the path's: a detour could inflate it
     f_ends = [_values(W[None], a[None], x, y, loss_fn, lam)[0][0] for W, a in ((WA, aA), (WB, aB))]
     output_scale = max(1.0, *(float(((x @ W.T).abs() * a.abs()).sum(dim=1).max()) for W, a in ((WA, aA), (WB, aB))))
     moved = [0.0, 0.0]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -99,6 +100,17 @@ class Path:
     segments: tuple[Segment, ...]
     moments: tuple[float, float] | None = None
     info: Mapping[str, object] = field(default_factory=dict)
+
+    def __post_init__(self):
+        if not isinstance(self.segments, tuple) or not self.segments:
+            raise TypeError(f"segments must be a non-empty tuple of Segments, got {type(self.segments).__name__}")
+        if self.moments is not None:
+            moments = self.moments
+            if (not isinstance(moments, (tuple, list)) or len(moments) != 2
+                    or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in moments)
+                    or not all(math.isfinite(v) and v >= 0 for v in moments)):
+                raise ValueError(f"moments must be None or two finite numbers >= 0 (a certificate), got {moments!r:.80}")
+            object.__setattr__(self, "moments", (float(moments[0]), float(moments[1])))
 
     @property
     def start(self) -> Network:
