@@ -330,3 +330,13 @@ def test_a_path_without_a_finite_certificate_is_refused(moments):
     with pytest.raises(ValueError, match="moments"):
         barrier.Path(path.segments, moments, path.info)
     assert barrier.Path(path.segments, None).moments is None
+
+
+def test_a_loss_registered_under_another_name_is_refused(monkeypatch):
+    """BCE's proof holds for y ∈ [0, 1], which the data's check enforces by the key; under another key the
+    shipped proof would have been applied to targets outside [0, 1]."""
+    monkeypatch.setitem(barrier.LOSSES, "soft", dataclasses.replace(barrier.LOSSES["bce"]))
+    A, B, x, _ = _pair()
+    y = torch.full((x.shape[0],), 1.05, dtype=torch.float64)
+    with pytest.raises(ValueError, match="registered as a Loss named 'bce'"):
+        barrier.audit(barrier.constructive_path(A, B, x), x, y, A=A, B=B, loss="soft", lam=LAM)

@@ -168,6 +168,9 @@ def get_loss(loss: str) -> Loss:
     """
     if not isinstance(loss, str) or loss not in LOSSES:
         raise ValueError(f"loss must be one of {', '.join(LOSSES)}, got {loss!r}")
+    if LOSSES[loss].name != loss:  # the data's checks (y ∈ [0, 1] for bce) and proof_of go by the name
+        raise ValueError(f"loss {loss!r} is registered as a Loss named {LOSSES[loss].name!r}: register a loss under"
+                         " its own name")
     return _verified(LOSSES[loss])
 
 
