@@ -812,3 +812,27 @@ def test_float32_networks_are_refused_with_a_conversion_hint():
 def test_one_unit_in_higher_dimension_names_the_minimum_width():
     with pytest.raises(ValueError, match=r"m = 1: for n = 2 this construction needs m >= 2"):
         barrier.constructive_path(barrier.spread_network(2, 1), barrier.spread_network(2, 1, seed=1), X2)
+
+
+BARRIER_MODULES = ("baselines", "checks", "construction", "covers", "data", "drawing", "evaluation", "losses",
+                   "model", "paths")
+
+
+@pytest.mark.parametrize("name", BARRIER_MODULES)
+def test_the_docstring_examples_run(name):
+    """The Examples sections of the package's public functions (numpydoc), run as doctests; and every public
+    function and method has the numpydoc sections (summary, Parameters, Returns, Examples, Notes)."""
+    import doctest
+    import importlib
+    import inspect
+
+    module = importlib.import_module(f"nnproofs.barrier.{name}")
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0, (name, result)
+    for public in barrier.__all__:
+        obj = getattr(barrier, public)
+        if getattr(obj, "__module__", None) != module.__name__ or not inspect.isfunction(obj):
+            continue
+        doc = inspect.getdoc(obj)
+        sections = [s for s in ("Parameters", "Returns", "Examples", "Notes") if f"{s}\n---" not in doc]
+        assert not sections and len(doc.split("\n", 1)[0]) <= 110, (public, sections)

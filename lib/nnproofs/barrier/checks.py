@@ -173,10 +173,38 @@ def _rate_inputs(n, widths, seeds, minimum_seeds: int = 1):
 
 def spread_certificate_slopes(n: int, widths: Sequence[int], *, seeds: int, offsets: Sequence[int],
                               cover: str = "grid") -> list[float]:
-    """The fitted slope of the mean certificate against ``m`` for each seed offset (no audit: the spread
-    of the statistic that :func:`check_barrier_decay` fits, from which ``SLOPE_TOL`` is set).
+    """The fitted slope of the mean certificate against ``m``, one per seed offset, without audits.
 
-    Budget: offsets × widths × seeds constructions (``costs.path``) within ``budget.work()``."""
+    Parameters
+    ----------
+    n : int
+        Input dimension (≥ 2).
+    widths : sequence of int
+        Widths ``m`` (at least two distinct).
+    seeds : int
+        Pairs per width (:func:`spread_pairs`).
+    offsets : sequence of int
+        Seed offsets, one slope each.
+    cover : {"grid", "adaptive"}
+        The cover of :func:`constructive_path`.
+
+    Returns
+    -------
+    list of float
+        The log-log slope of the mean certificate per offset.
+
+    Examples
+    --------
+    >>> from nnproofs import barrier
+    >>> slopes = barrier.spread_certificate_slopes(2, [16, 32, 64], seeds=2, offsets=[0, 1])
+    >>> len(slopes), all(-1.5 < s < -0.5 for s in slopes)
+    (2, True)
+
+    Notes
+    -----
+    The spread of the statistic that :func:`check_barrier_decay` fits, from which ``SLOPE_TOL`` is set.
+    Budget: offsets × widths × seeds constructions (``costs.path``) within ``budget.work()``.
+    """
     n, widths, seeds = _rate_inputs(n, widths, seeds)
     if isinstance(offsets, (str, bytes)) or not isinstance(offsets, (Sequence, range)) or len(offsets) == 0:
         raise TypeError(f"offsets must be a non-empty sequence of non-negative ints, got {offsets!r:.60}")
@@ -510,9 +538,29 @@ def check_zero_barrier_1d(widths: Sequence[int], *, loss: str = "huber", seeds: 
 
 
 def default_widths(kind: str) -> list[int]:
-    """The chapter's widths: ``"1d"`` 4..128; ``"spread"`` 16..512 (``full``: ..2048); ``"trained"`` 16..128.
+    """The chapter's widths for one kind of check.
 
-    Budget: constant work."""
+    Parameters
+    ----------
+    kind : {"1d", "spread", "trained"}
+        The check: :func:`check_zero_barrier_1d`, :func:`check_barrier_decay` or
+        :func:`check_trained_barriers`.
+
+    Returns
+    -------
+    list of int
+        ``"1d"``: 4 … 128; ``"spread"``: 16 … 512 (``BOOK_SCALE=full``: … 2048); ``"trained"``: 16 … 128.
+
+    Examples
+    --------
+    >>> from nnproofs import barrier
+    >>> barrier.default_widths("1d")
+    [4, 8, 16, 32, 64, 128]
+
+    Notes
+    -----
+    Budget: constant work.
+    """
     kind = _choice("kind", kind, ("1d", "spread", "trained"))
     if kind == "1d":
         return [4, 8, 16, 32, 64, 128]
@@ -522,8 +570,26 @@ def default_widths(kind: str) -> list[int]:
 
 
 def default_seeds(kind: str) -> int:
-    """Seeds per width: ``ci`` 3 trained networks (3 pairs) or 5 spread pairs; ``full`` 10 (45 pairs, spread 10).
+    """The chapter's seeds per width for one kind of check.
 
+    Parameters
+    ----------
+    kind : {"1d", "spread", "trained"}
+        As in :func:`default_widths`.
+
+    Returns
+    -------
+    int
+        At ``ci``: 5 spread pairs, or 3 trained networks (3 pairs); at ``full``: 10 (10 pairs, or 45).
+
+    Examples
+    --------
+    >>> from nnproofs import barrier
+    >>> barrier.default_seeds("spread") in (5, 10)
+    True
+
+    Notes
+    -----
     At ``full`` scale the trained grid is 4 widths × 45 pairs × 2 losses × 2 dimensions = 720 pairs.
     Budget: constant work.
     """

@@ -29,9 +29,29 @@ SIDE_ORDER = {"A": 0, "bridge": 1, "B": 2}  # the proof's order: A's steps, the 
 
 
 def cost_roundoff(level: float) -> float:
-    """The round-off allowed on a cost of size ``level``: ``COST_ATOL · max(1, |level|)`` (a float64 mean of
-    ``N`` terms is exact to a few ulps of the cost, so the allowance scales with it; at cost 1e4 one ulp
-    is 1.8e-12). Budget: constant work."""
+    """The round-off allowed on a cost of size ``level``.
+
+    Parameters
+    ----------
+    level : float
+        A cost.
+
+    Returns
+    -------
+    float
+        ``COST_ATOL · max(1, |level|)``.
+
+    Examples
+    --------
+    >>> from nnproofs import barrier
+    >>> barrier.cost_roundoff(0.3) == barrier.COST_ATOL, barrier.cost_roundoff(1e4) == 1e4 * barrier.COST_ATOL
+    (True, True)
+
+    Notes
+    -----
+    A float64 mean of ``N`` terms is exact to a few ulps of the cost, so the allowance scales with it (at
+    cost 1e4 one ulp is 1.8e-12). Budget: constant work.
+    """
     return COST_ATOL * max(1.0, abs(finite_real("level", level)))
 
 
@@ -142,16 +162,67 @@ def profile(path: Path, x, y, *, loss: str, lam: float, points_per_segment: int 
 
 
 def barrier(path: Path, x, y, *, loss: str, lam: float, points_per_segment: int = 17) -> float:
-    """``B(γ) = max_t C(γ(t)) − max(C(γ(0)), C(γ(1)))`` over the sampled times (a lower bound of the supremum;
-    the audit bounds the supremum on every segment from its guarantee). Budget: as :func:`profile`."""
+    """The barrier ``B(γ) = max_t C(γ(t)) − max(C(γ(0)), C(γ(1)))`` at the sampled times.
+
+    Parameters
+    ----------
+    path : Path
+        Any path (constructive or a baseline).
+    x, y : tensors (N, n) and (N,)
+        The data.
+    loss : str
+        A key of :data:`LOSSES`.
+    lam : float
+        The ℓ1 weight λ.
+    points_per_segment : int
+        Samples per segment, both ends included.
+
+    Returns
+    -------
+    float
+        The sampled barrier, a lower bound of the supremum.
+
+    Examples
+    --------
+    >>> from nnproofs import barrier
+    >>> A, B, x, y = barrier.tight_pair()
+    >>> path = barrier.constructive_path(A, B, x)
+    >>> 0 < barrier.barrier(path, x, y, loss="huber", lam=1e-3) <= path.certificate(x, 0.5)
+    True
+
+    Notes
+    -----
+    :func:`audit` bounds the supremum on every segment from its guarantee. Budget: as :func:`profile`.
+    """
     return profile(path, x, y, loss=loss, lam=lam, points_per_segment=points_per_segment).barriers()["max"]
 
 
 def barriers(paths: Sequence[Path], x, y, *, loss: str, lam: float, points_per_segment: int = 17) -> list[float]:
-    """:func:`barrier` of many paths (all of the same shape) from one batched evaluation of the cost.
+    """:func:`barrier` of many paths of the same shape, from one batched evaluation of the cost.
 
-    The samples of every path are stacked into one batch of parameter sets, so on a GPU all pairs
-    are evaluated at once; the result equals ``[barrier(p, ...) for p in paths]`` to round-off.
+    Parameters
+    ----------
+    paths : sequence of Path
+        Paths whose networks all have the same shape.
+    x, y, loss, lam, points_per_segment
+        As in :func:`barrier`.
+
+    Returns
+    -------
+    list of float
+        Equal to ``[barrier(p, ...) for p in paths]`` to round-off.
+
+    Examples
+    --------
+    >>> from nnproofs import barrier
+    >>> A, B, x, y = barrier.tight_pair()
+    >>> paths = [barrier.straight_line(A, B), barrier.constructive_path(A, B, x)]
+    >>> len(barrier.barriers(paths, x, y, loss="bce", lam=1e-3))
+    2
+
+    Notes
+    -----
+    The samples of every path form one batch of parameter sets, so on a GPU all pairs are evaluated at once.
     Budget: as :func:`profile`, summed over the paths.
     """
     if isinstance(paths, (Path, str, bytes)) or not isinstance(paths, Sequence) or len(paths) == 0:

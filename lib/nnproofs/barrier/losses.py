@@ -125,10 +125,31 @@ _SHIPPED = dict(LOSSES)  # the library's own losses, whose proofs are in their d
 
 
 def proof_of(loss: Loss) -> str:
-    """``loss.proved`` if ``loss`` is one of the library's own losses (its name, function and ``L``), else ``""``.
+    """The proof that ``loss`` is convex and ``L``-Lipschitz, if the library carries one (else ``""``).
 
-    A proof string on a reader's loss is a claim the library cannot check (a narrow spike between the probe's
-    points would break it unseen), so only the shipped proofs make an audit PASSED.
+    Parameters
+    ----------
+    loss : Loss
+        Any loss.
+
+    Returns
+    -------
+    str
+        ``loss.proved`` when ``loss`` is one of the library's own losses (its name, its function object
+        and its ``L``), else ``""``.
+
+    Examples
+    --------
+    >>> from nnproofs import barrier
+    >>> barrier.proof_of(barrier.LOSSES["huber"]).startswith("ℓ' = clamp")
+    True
+    >>> barrier.proof_of(barrier.Loss("copy", 0.5, barrier.LOSSES["huber"].function))
+    ''
+
+    Notes
+    -----
+    A reader's ``proved`` string is a claim the library cannot check (a spike between the probe's points
+    would break it unseen), so only the shipped proofs make an audit PASSED. Budget: constant work.
     """
     if not isinstance(loss, Loss):
         raise TypeError(f"loss must be a Loss, got {type(loss).__name__}")

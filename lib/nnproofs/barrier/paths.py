@@ -158,14 +158,34 @@ def _changed(x0: torch.Tensor, x1: torch.Tensor) -> bool:
 
 
 def form_problem(segment: Segment) -> str:
-    """What keeps ``segment`` from having the form its guarantee's argument uses (``""`` when it has it).
+    """What keeps ``segment`` from having the form its guarantee's argument uses.
 
-    prune: a line with ``W`` fixed that zeroes ``a_j`` of dead units (``w_j = 0``) only; spherize: the
-    rescaling curve with ``radii = ‖w_j‖ > 0``, ending at ``(W/‖w‖, a‖w‖)``; merge: a chord with ``a``
-    fixed (``|f_t − f_0| ≤ t Σ|a_j|‖Δw_j‖‖x‖``); consolidate, transfer, bridge: a line with ``W`` fixed
-    (``f`` affine in ``t``, the cost convex); free: a line with ``a`` fixed that moves only units with
-    ``a_j = 0``. Baseline kinds (``line``, ``bezier``) and unknown kinds carry no guarantee: in a
-    constructive path they are a problem.
+    Parameters
+    ----------
+    segment : Segment
+        One segment of a path.
+
+    Returns
+    -------
+    str
+        ``""`` when the segment has its form, else the reason. The forms: prune, a line with ``W`` fixed
+        that zeroes ``a_j`` of dead units (``w_j = 0``) only; spherize, the rescaling curve with
+        ``radii = ‖w_j‖ > 0`` ending at ``(W/‖w‖, a‖w‖)``; merge, a chord with ``a`` fixed; consolidate,
+        transfer and bridge, a line with ``W`` fixed (``f`` affine in ``t``, the cost convex); free, a line
+        with ``a`` fixed that moves only units with ``a_j = 0``.
+
+    Examples
+    --------
+    >>> from nnproofs import barrier
+    >>> A, B, x, y = barrier.tight_pair()
+    >>> path = barrier.constructive_path(A, B, x)
+    >>> [barrier.form_problem(s) for s in path.segments] == [""] * len(path.segments)
+    True
+
+    Notes
+    -----
+    Baseline kinds (``line``, ``bezier``) and unknown kinds carry no guarantee, so in a constructive path they
+    are a problem. Compared exactly, not to a tolerance. Budget: linear in the segment's size.
     """
     if not isinstance(segment, Segment):
         raise TypeError(f"segment must be a Segment, got {type(segment).__name__}")
