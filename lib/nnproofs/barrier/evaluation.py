@@ -71,9 +71,24 @@ class Profile:
     def barriers(self) -> dict[str, float]:
         """The barrier in the three conventions of the literature, from the same samples.
 
-        ``max``: ``max_t C − max(C₀, C₁)`` (the theorem's, Freeman-Bruna's "energy gap");
-        ``mean``: ``max_t C − (C₀ + C₁)/2`` (Git Re-Basin); ``interpolated``:
-        ``max_t [C(t) − ((1−t)C₀ + tC₁)]`` (Entezari et al.), ``t`` the path time.
+        Returns
+        -------
+        dict
+            ``"max"``: ``max_t C − max(C₀, C₁)`` (the theorem's, Freeman-Bruna's "energy gap"); ``"mean"``:
+            ``max_t C − (C₀ + C₁)/2`` (Git Re-Basin); ``"interpolated"``: ``max_t [C(t) − ((1−t)C₀ + tC₁)]``
+            (Entezari et al.), ``t`` the path time.
+
+        Examples
+        --------
+        >>> from nnproofs import barrier
+        >>> A, B, x, y = barrier.tight_pair()
+        >>> sampled = barrier.profile(barrier.constructive_path(A, B, x), x, y, loss="huber", lam=1e-3)
+        >>> sorted(sampled.barriers())
+        ['interpolated', 'max', 'mean']
+
+        Notes
+        -----
+        Sampled values: lower bounds of the suprema. Budget: linear in the samples.
         """
         c0, c1 = float(self.cost[0]), float(self.cost[-1])
         top = float(self.cost.max())
@@ -166,16 +181,8 @@ def barrier(path: Path, x, y, *, loss: str, lam: float, points_per_segment: int 
 
     Parameters
     ----------
-    path : Path
-        Any path (constructive or a baseline).
-    x, y : tensors (N, n) and (N,)
-        The data.
-    loss : str
-        A key of :data:`LOSSES`.
-    lam : float
-        The ℓ1 weight λ.
-    points_per_segment : int
-        Samples per segment, both ends included.
+    path, x, y, loss, lam, points_per_segment
+        As in :func:`profile`.
 
     Returns
     -------
@@ -437,8 +444,27 @@ class Audit:
         return self.verdict == "PASSED"
 
     def report(self) -> str:
-        """The verdict with its reason, the barrier between its sampled lower bound and the guarantees' upper
-        bound beside the certificate, the loss's standing and the failed segments."""
+        """The audit in words: the verdict with its reason, the barrier's bounds, the loss's standing, the failures.
+
+        Returns
+        -------
+        str
+            The barrier between its sampled lower bound and the guarantees' upper bound beside the certificate,
+            the same above the spherized networks, whether the loss is proved or only probed, and a line per
+            failed requirement or segment.
+
+        Examples
+        --------
+        >>> from nnproofs import barrier
+        >>> A, B, x, y = barrier.tight_pair()
+        >>> report = barrier.audit(barrier.constructive_path(A, B, x), x, y, A=A, B=B, loss="huber", lam=1e-3)
+        >>> report.report().splitlines()[0]
+        'audit: PASSED'
+
+        Notes
+        -----
+        Lines are folded to the book's width (:func:`nnproofs.rates.fold`). Budget: linear in the segments.
+        """
         lines = [f"audit: {self.verdict}" + (f" ({self.inconclusive})" if self.inconclusive else ""),
                  f"  barrier: sampled {self.barrier:.4g} (a lower bound; doubling the samples raised the peak"
                  f" by {self.sampling_rise:.2g}), guarantees' bound {self.bound_peak - self.level:.4g},"

@@ -92,8 +92,35 @@ class Loss:
         return self.function(prediction, target)
 
     def outside(self, predictions: torch.Tensor, targets: torch.Tensor) -> float:
-        """How far ``predictions`` leave ``|p| ≤ reach`` or ``targets`` are from the nearest verified target
-        (0 when every prediction is within reach and every target was probed)."""
+        """How far ``predictions`` and ``targets`` leave the range on which the loss was verified.
+
+        Parameters
+        ----------
+        predictions : tensor
+            Predictions ``p``.
+        targets : tensor
+            Targets ``y``.
+
+        Returns
+        -------
+        float
+            The largest of ``max|p| − reach`` and the distance of a target to the nearest verified target;
+            0 when every prediction is within reach and every target was probed.
+
+        Examples
+        --------
+        >>> import torch
+        >>> from nnproofs import barrier
+        >>> bce = barrier.LOSSES["bce"]
+        >>> bce.outside(torch.zeros(3), torch.tensor([0.0, 0.5, 1.0]))
+        0.0
+        >>> round(bce.outside(torch.zeros(1), torch.tensor([0.52], dtype=torch.float64)), 12)
+        0.02
+
+        Notes
+        -----
+        Budget: targets × verified targets comparisons.
+        """
         probed = torch.tensor(self.targets, dtype=torch.float64, device=targets.device)
         distance = (targets.reshape(-1, 1) - probed).abs().min(dim=1).values.max()
         return max(0.0, float(predictions.abs().max()) - self.reach, float(distance))

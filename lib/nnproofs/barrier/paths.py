@@ -52,7 +52,33 @@ class Segment:
         return GUARANTEES[self.kind]
 
     def forward_evaluate(self, ts: torch.Tensor) -> Network:
-        """Parameters at forward times ``ts`` (ignoring ``reverse``): ``W (T, m, n)``, ``a (T, m)``."""
+        """The segment's parameters at forward times ``ts``, ignoring ``reverse``.
+
+        Parameters
+        ----------
+        ts : tensor (T,)
+            Times in ``[0, 1]`` from ``(W0, a0)`` to ``(W1, a1)``.
+
+        Returns
+        -------
+        W : tensor (T, m, n)
+        a : tensor (T, m)
+
+        Examples
+        --------
+        >>> import torch
+        >>> from nnproofs import barrier
+        >>> A, B, x, y = barrier.tight_pair()
+        >>> segment = barrier.constructive_path(A, B, x).segments[0]
+        >>> W, a = segment.forward_evaluate(torch.tensor([0.0, 1.0], dtype=torch.float64))
+        >>> torch.equal(W[0], segment.W0) and torch.equal(W[1], segment.W1)
+        True
+
+        Notes
+        -----
+        The ends are exact: ``t = 0`` gives ``(W0, a0)`` and ``t = 1`` gives ``(W1, a1)`` bit for bit, which the
+        audit's joint check relies on. Budget: ``T·m·(n + 1)`` values.
+        """
         t = ts.to(self.W0)[:, None]
         if self.curve == "rescale":
             s = (1 - t) + t * self.radii
@@ -65,10 +91,59 @@ class Segment:
         return ((1 - t)[..., None] * self.W0 + t[..., None] * self.W1, (1 - t) * self.a0 + t * self.a1)
 
     def evaluate(self, ts: torch.Tensor) -> Network:
-        """Parameters at path-direction times ``ts`` (``reverse`` applied)."""
+        """The segment's parameters at times ``ts`` in the path's direction (``reverse`` applied).
+
+        Parameters
+        ----------
+        ts : tensor (T,)
+            Times in ``[0, 1]``.
+
+        Returns
+        -------
+        W : tensor (T, m, n)
+        a : tensor (T, m)
+
+        Examples
+        --------
+        >>> import torch
+        >>> from nnproofs import barrier
+        >>> A, B, x, y = barrier.tight_pair()
+        >>> last = barrier.constructive_path(A, B, x).segments[-1]
+        >>> W, a = last.evaluate(torch.tensor([1.0], dtype=torch.float64))
+        >>> last.reverse and torch.equal(W[0], last.W0)
+        True
+
+        Notes
+        -----
+        B's steps are its forward segments run backwards. Budget: as :meth:`forward_evaluate`.
+        """
         return self.forward_evaluate(1 - ts if self.reverse else ts)
 
     def reversed(self, side: str) -> Segment:
+        """The same segment, traversed the other way, on side ``side``.
+
+        Parameters
+        ----------
+        side : str
+            ``"A"``, ``"bridge"`` or ``"B"``.
+
+        Returns
+        -------
+        Segment
+            Same kind, fields and curve; ``reverse`` flipped.
+
+        Examples
+        --------
+        >>> from nnproofs import barrier
+        >>> A, B, x, y = barrier.tight_pair()
+        >>> segment = barrier.constructive_path(A, B, x).segments[0]
+        >>> segment.reversed("B").reverse, segment.reversed("B").side
+        (True, 'B')
+
+        Notes
+        -----
+        Budget: constant work (the tensors are shared).
+        """
         return Segment(self.kind, side, self.W0, self.a0, self.W1, self.a1, self.curve, self.radii, self.control,
                        not self.reverse)
 
@@ -127,7 +202,31 @@ class Path:
         return [s.kind for s in self.segments]
 
     def evaluate(self, ts) -> Network:
-        """Parameters ``W (T, m, n)``, ``a (T, m)`` at path times ``ts ∈ [0, 1]`` (segments equally long)."""
+        """The path's parameters at path times ``ts``; segment ``i`` is ``t ∈ [i/S, (i+1)/S]``.
+
+        Parameters
+        ----------
+        ts : array_like
+            Path times in ``[0, 1]`` (at least one).
+
+        Returns
+        -------
+        W : tensor (T, m, n), float64
+        a : tensor (T, m), float64
+
+        Examples
+        --------
+        >>> import torch
+        >>> from nnproofs import barrier
+        >>> A, B, x, y = barrier.tight_pair()
+        >>> W, a = barrier.constructive_path(A, B, x).evaluate([0.0, 1.0])
+        >>> torch.equal(W[0], A[0]) and torch.equal(W[1], B[0])
+        True
+
+        Notes
+        -----
+        Segments are equally long in path time. Budget: ``T·m·(n + 1)`` values.
+        """
         ts = torch.as_tensor(ts, dtype=torch.float64, device=self.segments[0].W0.device).reshape(-1)
         if ts.numel() == 0 or not bool(((ts >= 0) & (ts <= 1)).all()):
             raise ValueError("ts must be a non-empty set of path times in [0, 1]")
@@ -143,7 +242,37 @@ class Path:
         return W, a
 
     def certificate(self, x, lipschitz: float) -> float:
-        """``L · mean_i ‖x_i‖ · max(μ_A, μ_B)``: Theorem ``thm-barrier-decay``'s bound on the barrier."""
+        """Theorem ``thm-barrier-decay``'s bound on the barrier: ``L · mean_i ‖x_i‖ · max(μ_A, μ_B)``.
+
+        Parameters
+        ----------
+        x : tensor (N, n)
+            The data.
+        lipschitz : float
+            ``L ≥ 0``, the loss's Lipschitz constant.
+
+        Returns
+        -------
+        float
+
+        Raises
+        ------
+        ValueError
+            For a path without moments (the baselines).
+
+        Examples
+        --------
+        >>> from nnproofs import barrier
+        >>> A, B, x, y = barrier.tight_pair()
+        >>> path = barrier.constructive_path(A, B, x, cover="grid")
+        >>> path.certificate(x, 0.5) == 0.5 * float(x.norm(dim=1).mean()) * max(path.moments)
+        True
+
+        Notes
+        -----
+        ``μ = Σ_j |ã_j| ‖w̃_j − u_{k(j)}‖``, the merge moments; :func:`audit` checks they cover what the merges
+        move. Budget: linear in ``N·n``.
+        """
         if self.moments is None:
             raise ValueError("this path carries no certificate (only constructive_path's paths do)")
         lipschitz = finite_real("lipschitz", lipschitz)
