@@ -11,6 +11,7 @@ from torch import nn
 
 from nnproofs import barrier
 from nnproofs.barrier import checks, construction, losses
+from nnproofs.barrier.model import as_network
 
 WIDTHS, SEEDS = barrier.default_widths("spread"), barrier.default_seeds("spread")
 LAM = barrier.LAMBDA
@@ -340,3 +341,28 @@ def test_a_loss_registered_under_another_name_is_refused(monkeypatch):
     y = torch.full((x.shape[0],), 1.05, dtype=torch.float64)
     with pytest.raises(ValueError, match="registered as a Loss named 'bce'"):
         barrier.audit(barrier.constructive_path(A, B, x), x, y, A=A, B=B, loss="soft", lam=LAM)
+
+
+def _high_bridge_behind_a_misplaced_step(path, A, B):
+    """At widths above the tight pair's: a no-op B-side prune first (so the stretch between the spherized
+    networks is empty) and a bridge detour to 40 times the output weights: joints, forms and every segment's
+    own bound hold, the whole barrier is far above the certificate."""
+    if path.segments[0].W0.shape[0] <= 6:
+        return path
+    S = list(path.segments)
+    i = path.kinds.index("bridge")
+    W, a = S[i].W1, S[i].a1
+    up = [barrier.Segment("bridge", "bridge", W, a, W, 40 * a), barrier.Segment("bridge", "bridge", W, 40 * a, W, a)]
+    start = barrier.Segment("prune", "B", A[0], A[1], A[0], A[1], reverse=True)
+    return barrier.Path(tuple([start] + S[:i + 1] + up + S[i + 1:]), path.moments, path.info)
+
+
+def test_a_check_fails_where_an_audit_fails_on_order_or_the_whole_barrier(monkeypatch):
+    """The checks' requirements cover every reason an audit FAILS: a review found check_barrier_decay PASSED on
+    paths whose audits FAILED (out of order, barrier 100 certificates high) because its requirements bounded
+    only the stretch between the spherized networks, which the misplaced step had emptied."""
+    build = construction.constructive_path
+    monkeypatch.setattr(checks, "constructive_path", lambda A, B, x, **options: _high_bridge_behind_a_misplaced_step(
+        build(A, B, x, **options), as_network("A", A), as_network("B", B)))
+    check = barrier.check_barrier_decay(n=2, widths=WIDTHS, seeds=SEEDS)
+    assert not check.passed and {barrier.REQ_ORDER, barrier.REQ_CERTIFICATE} <= _failing(check), check.report()

@@ -63,8 +63,10 @@ _ROUNDOFF = f"{COST_ATOL:g}·max(1, cost)"
 REQ_MONOTONE = f"cost non-increasing along spherization, ≤ its start along consolidation (+{_ROUNDOFF})"
 REQ_CONSTANT = f"cost constant along free moves and transfers (±{_ROUNDOFF}) on every pair"
 REQ_BRIDGE = f"bridge cost ≤ the chord between its endpoint costs (+{_ROUNDOFF}) on every pair"
-REQ_CERTIFICATE = ("barrier above the spherized endpoints ≤ certificate L·mean‖x‖·max_side Σ|ã_j|‖w̃_j − u_k(j)‖"
-                   f" (+{_ROUNDOFF}), and the certificate's moments at least what the merges move, on every pair")
+REQ_CERTIFICATE = ("barrier, and barrier above the spherized endpoints, ≤ certificate"
+                   f" L·mean‖x‖·max_side Σ|ã_j|‖w̃_j − u_k(j)‖ (+{_ROUNDOFF}), and the certificate's moments at least"
+                   " what the merges move, on every pair")
+REQ_ORDER = "segments in the proof's order (A's steps, the bridge, B's steps reversed) on every pair"
 REQ_FEASIBLE = f"‖w_j(t)‖ ≤ 1 (+{FEASIBILITY_RTOL:g}) on every segment of every pair"
 REQ_OUTPUT = f"merge keeps a, spherize keeps a_j‖w_j‖ (change ≤ {OUTPUT_RTOL:g} of their largest size) on every pair"
 REQ_JOINTS = (f"every segment starts where the previous one ends, the path at A and ends at B (parameters within"
@@ -107,10 +109,11 @@ def tight_audits(device=None) -> dict[tuple[str, str], Audit]:
 
 
 def _audit_requirements(audits: Sequence[Audit]) -> dict[str, bool]:
-    """Every guarantee that :attr:`Audit.holds` enforces, grouped by the ingredient of the proof it tests."""
+    """Every guarantee that :attr:`Audit.holds` enforces, grouped by the ingredient of the proof it tests: an
+    audit that FAILED fails at least one of them (asserted)."""
     segments = [s for a in audits for s in a.segments]
     tight = tight_audits()
-    return {
+    requirements = {
         REQ_JOINTS: all(s.joined for s in segments),
         REQ_FORM: all(not s.form for s in segments),
         REQ_LOSS_RANGE: all(a.within_loss_range for a in audits),
@@ -118,12 +121,16 @@ def _audit_requirements(audits: Sequence[Audit]) -> dict[str, bool]:
         REQ_MONOTONE: all(s.excess <= s.allowed for s in segments if s.kind in ("prune", "spherize", "consolidate")),
         REQ_CONSTANT: all(s.excess <= s.allowed for s in segments if s.kind in ("free", "transfer")),
         REQ_BRIDGE: all(s.excess <= s.allowed for s in segments if s.kind == "bridge"),
-        REQ_CERTIFICATE: all(a.merge_barrier <= a.certificate + cost_roundoff(a.peak) and a.moments_cover_merges
+        REQ_CERTIFICATE: all(a.within_certificate and a.moments_cover_merges
                              and all(s.holds for s in a.segments if s.kind == "merge") for a in audits),
+        REQ_ORDER: all(a.ordered for a in audits),
         REQ_FEASIBLE: all(s.feasible for s in segments),
         REQ_OUTPUT: all(s.keeps_output for s in segments),
         REQ_TIGHT: all(t.holds and t.merge_barrier > TIGHT_RATIO * t.certificate for t in tight.values()),
     }
+    if any(a.verdict == "FAILED" for a in audits) and all(requirements.values()):
+        raise AssertionError("an audit FAILED on a reason no requirement names; the requirements must cover Audit.kept")
+    return requirements
 
 
 def _decided(check: RateCheck, audits: Sequence[Audit]) -> RateCheck:
