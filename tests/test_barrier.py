@@ -824,3 +824,35 @@ def test_float32_networks_are_refused_with_a_conversion_hint():
 def test_one_unit_in_higher_dimension_names_the_minimum_width():
     with pytest.raises(ValueError, match=r"m = 1: for n = 2 this construction needs m >= 2"):
         barrier.constructive_path(barrier.spread_network(2, 1), barrier.spread_network(2, 1, seed=1), X2)
+
+
+BARRIER_MODULES = ("baselines", "checks", "construction", "covers", "data", "drawing", "evaluation", "losses",
+                   "model", "paths")
+
+
+@pytest.mark.parametrize("name", BARRIER_MODULES)
+def test_the_docstring_examples_run(name):
+    """The Examples sections of the package's public functions (numpydoc), run as doctests; and every public
+    function and method has the numpydoc sections (summary, Parameters, Returns, Examples, Notes)."""
+    import doctest
+    import importlib
+    import inspect
+
+    module = importlib.import_module(f"nnproofs.barrier.{name}")
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0, (name, result)
+    functions = []
+    for public in barrier.__all__:
+        obj = getattr(barrier, public)
+        if getattr(obj, "__module__", None) != module.__name__:
+            continue
+        if inspect.isfunction(obj):
+            functions.append((public, obj))
+        elif inspect.isclass(obj):  # and the public methods of the package's classes
+            functions += [(f"{public}.{k}", v) for k, v in vars(obj).items() if inspect.isfunction(v) and k[0] != "_"]
+    for public, obj in functions:
+        doc = inspect.getdoc(obj) or ""
+        takes = [p for p in inspect.signature(obj).parameters if p != "self"]
+        needed = ("Parameters",) * bool(takes) + ("Returns", "Examples", "Notes")
+        sections = [s for s in needed if f"{s}\n---" not in doc]
+        assert not sections and len(doc.split("\n", 1)[0]) <= 110, (public, sections)

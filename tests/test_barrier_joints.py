@@ -11,6 +11,7 @@ from torch import nn
 
 from nnproofs import barrier
 from nnproofs.barrier import checks, construction, losses
+from nnproofs.barrier.model import as_network
 
 WIDTHS, SEEDS = barrier.default_widths("spread"), barrier.default_seeds("spread")
 LAM = barrier.LAMBDA
@@ -280,3 +281,88 @@ def test_a_segment_without_a_guarantee_is_rejected_in_a_constructive_path(kind):
     relabelled = path.segments[:i] + (dataclasses.replace(path.segments[i], kind=kind),) + path.segments[i + 1:]
     report = barrier.audit(barrier.Path(relabelled, path.moments, path.info), x, y, A=A, B=B, loss="huber", lam=LAM)
     assert report.joined and not report.holds and report.segments[i].form
+
+
+# ---- session 5 referee: near-miss paths of our own ----------------------------------------------------------
+
+def _detour(path, gap_unit: str):
+    """Insert, after the bridge, a detour through an output weight of 1e16 on a unit that is dead on the data
+    (``w·x ≤ 0`` for every sample), with a gap of 4 at one joint inside it: in ``a`` of that unit, or in ``W`` of
+    an idle unit. With λ = 0 the detour costs nothing, so only the joint check can see the gap."""
+    S = list(path.segments)
+    i = path.kinds.index("bridge")
+    W, a = S[i].W1, S[i].a1
+    idle = (a == 0).nonzero()[:, 0].tolist()
+    k, j = idle[0], idle[1]
+    W_dead = W.clone()
+    W_dead[k] = -torch.ones(W.shape[1], dtype=W.dtype) / W.shape[1] ** 0.5
+    a_far = a.clone()
+    a_far[k] = 1e16
+    W_back, a_back = W_dead.clone(), a_far.clone()
+    if gap_unit == "a":
+        a_back[k] += 4.0
+    else:
+        W_back[j] = 0.5 * W_back[j] + 0.1
+    detour = [barrier.Segment("free", "bridge", W, a, W_dead, a),
+              barrier.Segment("bridge", "bridge", W_dead, a, W_dead, a_far),
+              barrier.Segment("bridge", "bridge", W_back, a_back, W_back, a),
+              barrier.Segment("free", "bridge", W_back, a, W, a)]
+    return barrier.Path(tuple(S[:i + 1] + detour + S[i + 1:]), path.moments, path.info)
+
+
+@pytest.mark.parametrize("gap_unit", ["a", "W"])
+def test_a_detour_through_huge_weights_does_not_widen_the_joint_tolerance(gap_unit):
+    """The joints are compared with the parameters of A and B, not the path's largest one (a review found a gap
+    of 4 PASSED inside a detour through a = 1e16 at λ = 0: the tolerance had become 10)."""
+    A, B, x, _ = _pair(n=2, m=8, seed=3)
+    x = x.abs()  # every sample in the positive quadrant, so the unit along −(1, 1) is dead on the data
+    y = torch.tanh(x[:, 0] - x[:, 1])
+    path = barrier.constructive_path(A, B, x, cover="grid")
+    assert barrier.audit(path, x, y, A=A, B=B, loss="huber", lam=0.0).holds
+    report = barrier.audit(_detour(path, gap_unit), x, y, A=A, B=B, loss="huber", lam=0.0)
+    assert not report.joined and report.verdict == "FAILED", report.report()
+
+
+@pytest.mark.parametrize("moments", [(float("inf"), 0.0), (1.0, float("nan")), (-1e-3, 0.0), (1.0,), "big"])
+def test_a_path_without_a_finite_certificate_is_refused(moments):
+    """Infinite moments made the certificate infinite and the audit PASSED; moments are finite and >= 0."""
+    A, B, x, _ = _pair()
+    path = barrier.constructive_path(A, B, x)
+    with pytest.raises(ValueError, match="moments"):
+        barrier.Path(path.segments, moments, path.info)
+    assert barrier.Path(path.segments, None).moments is None
+
+
+def test_a_loss_registered_under_another_name_is_refused(monkeypatch):
+    """BCE's proof holds for y ∈ [0, 1], which the data's check enforces by the key; under another key the
+    shipped proof would have been applied to targets outside [0, 1]."""
+    monkeypatch.setitem(barrier.LOSSES, "soft", dataclasses.replace(barrier.LOSSES["bce"]))
+    A, B, x, _ = _pair()
+    y = torch.full((x.shape[0],), 1.05, dtype=torch.float64)
+    with pytest.raises(ValueError, match="registered as a Loss named 'bce'"):
+        barrier.audit(barrier.constructive_path(A, B, x), x, y, A=A, B=B, loss="soft", lam=LAM)
+
+
+def _high_bridge_behind_a_misplaced_step(path, A, B):
+    """At widths above the tight pair's: a no-op B-side prune first (so the stretch between the spherized
+    networks is empty) and a bridge detour to 40 times the output weights: joints, forms and every segment's
+    own bound hold, the whole barrier is far above the certificate."""
+    if path.segments[0].W0.shape[0] <= 6:
+        return path
+    S = list(path.segments)
+    i = path.kinds.index("bridge")
+    W, a = S[i].W1, S[i].a1
+    up = [barrier.Segment("bridge", "bridge", W, a, W, 40 * a), barrier.Segment("bridge", "bridge", W, 40 * a, W, a)]
+    start = barrier.Segment("prune", "B", A[0], A[1], A[0], A[1], reverse=True)
+    return barrier.Path(tuple([start] + S[:i + 1] + up + S[i + 1:]), path.moments, path.info)
+
+
+def test_a_check_fails_where_an_audit_fails_on_order_or_the_whole_barrier(monkeypatch):
+    """The checks' requirements cover every reason an audit FAILS: a review found check_barrier_decay PASSED on
+    paths whose audits FAILED (out of order, barrier 100 certificates high) because its requirements bounded
+    only the stretch between the spherized networks, which the misplaced step had emptied."""
+    build = construction.constructive_path
+    monkeypatch.setattr(checks, "constructive_path", lambda A, B, x, **options: _high_bridge_behind_a_misplaced_step(
+        build(A, B, x, **options), as_network("A", A), as_network("B", B)))
+    check = barrier.check_barrier_decay(n=2, widths=WIDTHS, seeds=SEEDS)
+    assert not check.passed and {barrier.REQ_ORDER, barrier.REQ_CERTIFICATE} <= _failing(check), check.report()

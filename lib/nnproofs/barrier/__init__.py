@@ -60,6 +60,7 @@ from .checks import (
     REQ_EXACT,
     REQ_FEASIBLE,
     REQ_MONOTONE,
+    REQ_ORDER,
     REQ_OUTPUT,
     REQ_TIGHT,
     MEASURED_SIZES,
@@ -99,7 +100,7 @@ __all__ = [
     "path_finders", "compare_paths",
     # claims
     "ZERO_BARRIER_ATOL", "SLOPE_TOL", "REQ_EXACT", "REQ_MONOTONE", "REQ_CONSTANT", "REQ_BRIDGE", "REQ_CERTIFICATE",
-    "REQ_FEASIBLE", "REQ_OUTPUT", "REQ_TIGHT", "REQ_JOINTS", "REQ_FORM", "REQ_LOSS_RANGE", "TIGHT_RATIO",
+    "REQ_FEASIBLE", "REQ_ORDER", "REQ_OUTPUT", "REQ_TIGHT", "REQ_JOINTS", "REQ_FORM", "REQ_LOSS_RANGE", "TIGHT_RATIO",
     "MEASURED_SIZES", "tight_audits",
     "spread_certificate_slopes", "check_barrier_decay", "check_trained_barriers", "check_zero_barrier_1d",
     "default_widths", "default_seeds", "CHAPTER",

@@ -41,7 +41,29 @@ def _pairs(pairs) -> list[tuple]:
 
 
 def straight_line(A, B) -> Path:
-    """The naive path ``(1−t)θ_A + tθ_B`` (no guarantee). Budget: linear in the networks' size."""
+    """The naive path ``(1−t)θ_A + tθ_B``, without a guarantee.
+
+    Parameters
+    ----------
+    A, B : Network
+        The networks to join (:func:`as_pair`).
+
+    Returns
+    -------
+    Path
+        One segment of kind ``"line"`` and no certificate.
+
+    Examples
+    --------
+    >>> from nnproofs import barrier
+    >>> A, B, x, y = barrier.tight_pair()
+    >>> barrier.straight_line(A, B).kinds
+    ['line']
+
+    Notes
+    -----
+    Budget: linear in the networks' size.
+    """
     (WA, aA), (WB, aB) = as_pair(A, B)
     return Path((Segment("line", "bridge", WA, aA, WB, aB),))
 
@@ -49,10 +71,32 @@ def straight_line(A, B) -> Path:
 def weight_matching(A, B) -> tuple[Network, torch.Tensor]:
     """``B`` with its hidden units permuted to match ``A``'s (Git Re-Basin's weight matching).
 
-    For one hidden layer the matching is a single assignment problem: the permutation ``π``
-    maximising ``Σ_j ⟨(w^A_j, a^A_j), (w^B_{π(j)}, a^B_{π(j)})⟩`` (Hungarian algorithm,
-    ``scipy.optimize.linear_sum_assignment``). The permuted network computes the same function.
-    Returns ``((W_B[π], a_B[π]), π)``. Budget: ``m³`` operations within ``budget.work()``.
+    Parameters
+    ----------
+    A, B : Network
+        The networks (:func:`as_pair`).
+
+    Returns
+    -------
+    (W_B[π], a_B[π]) : Network
+        The permuted ``B``, which computes the same function.
+    π : tensor (m,), long
+        The permutation.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from nnproofs import barrier
+    >>> A, B, x, y = barrier.tight_pair()
+    >>> (W, a), perm = barrier.weight_matching(A, B)
+    >>> torch.equal(W, A[0]) and torch.equal(a, A[1])
+    True
+
+    Notes
+    -----
+    For one hidden layer the matching is one assignment problem: ``π`` maximises
+    ``Σ_j ⟨(w^A_j, a^A_j), (w^B_{π(j)}, a^B_{π(j)})⟩`` (``scipy.optimize.linear_sum_assignment``).
+    Budget: ``m³`` operations within ``budget.work()``.
     """
     (WA, aA), (WB, aB) = as_pair(A, B)
     work, memory = _matching_cost(WA.shape[0])
@@ -64,7 +108,31 @@ def weight_matching(A, B) -> tuple[Network, torch.Tensor]:
 
 
 def matched_line(A, B) -> Path:
-    """The straight line from ``A`` to ``B`` after weight matching (no guarantee). Budget: as :func:`weight_matching`."""
+    """The straight line from ``A`` to ``B`` after weight matching, without a guarantee.
+
+    Parameters
+    ----------
+    A, B : Network
+        The networks (:func:`as_pair`).
+
+    Returns
+    -------
+    Path
+        One ``"line"`` segment from ``A`` to :func:`weight_matching`'s permuted ``B`` (not ``B`` itself).
+
+    Examples
+    --------
+    >>> from nnproofs import barrier
+    >>> A, B, x, y = barrier.tight_pair()
+    >>> path = barrier.matched_line(A, B)
+    >>> barrier.barrier(path, x, y, loss="huber", lam=1e-3)
+    0.0
+
+    Notes
+    -----
+    The path ends at a permuted copy of ``B``: reaching ``B`` itself needs a reordering the line does not
+    contain. Budget: as :func:`weight_matching`.
+    """
     return straight_line(A, weight_matching(A, B)[0])
 
 
@@ -73,14 +141,48 @@ def bezier_paths(pairs: Sequence[tuple], x, y, *, loss: str, lam: float = LAMBDA
                  seed: int = 0) -> list[Path]:
     """Quadratic Bezier curves ``(1−t)²θ_A + 2t(1−t)θ_c + t²θ_B`` with trained control points (Garipov et al.).
 
-    All pairs (same shape) are trained at once: ``θ_c`` starts at the midpoint; each Adam step averages
-    the cost at ``samples`` uniform random ``t``; ``W_c`` is projected onto the unit ball after each
-    step, so the whole curve is feasible (the Bernstein weights are a convex combination).
-    ``steps`` Adam steps, or with ``converge`` a stopping rule: every ``check_every`` steps the largest
-    barrier over the pairs is evaluated at 101 times, and training stops when it is at most
-    ``COST_ATOL`` or, from the second evaluation on, fell by less than the fraction ``converge`` since
-    the previous one (``steps`` is then the cap). ``path.info["steps"]`` is the number of steps taken.
-    Budget: ``steps·(3·samples + 101/check_every)·pairs·m·N·(n + 1)`` multiply-adds within ``budget.work()``.
+    Parameters
+    ----------
+    pairs : sequence of (Network, Network)
+        The pairs to join, all of the same shape (trained at once).
+    x, y : tensors (N, n) and (N,)
+        The data.
+    loss : str
+        A key of :data:`LOSSES`.
+    lam : float
+        The ℓ1 weight λ.
+    steps : int
+        Adam steps (the cap when ``converge`` is given).
+    samples : int
+        Random times ``t`` whose cost each step averages.
+    lr : float
+        Adam's learning rate.
+    converge : float, optional
+        Stop when the largest barrier, evaluated at 101 times every ``check_every`` steps, is at most
+        ``COST_ATOL`` or fell by less than this fraction since the previous evaluation.
+    check_every : int
+        Steps between those evaluations.
+    seed : int
+        Seed of the random times.
+
+    Returns
+    -------
+    list of Path
+        One ``"bezier"`` segment per pair, without a certificate; ``path.info["steps"]`` is the number of
+        steps taken.
+
+    Examples
+    --------
+    >>> from nnproofs import barrier
+    >>> A, B, x, y = barrier.tight_pair()
+    >>> [p.kinds for p in barrier.bezier_paths([(A, B)], x, y, loss="huber", steps=2)]
+    [['bezier']]
+
+    Notes
+    -----
+    ``θ_c`` starts at the midpoint; ``W_c`` is projected onto the unit ball after each step, so the whole
+    curve is feasible (the Bernstein weights are a convex combination). Budget:
+    ``steps·(3·samples + 101/check_every)·pairs·m·N·(n + 1)`` multiply-adds within ``budget.work()``.
     """
     nets = _pairs(pairs)
     steps, samples = positive_int("steps", steps), positive_int("samples", samples)
@@ -159,10 +261,36 @@ def path_finders(pairs: Sequence[tuple], x, y, *, loss: str, lam: float = LAMBDA
                  seed: int = 0) -> dict[str, Callable[[], list[Path]]]:
     """For every method of ``METHODS``, a function that joins every pair of ``pairs`` by that method.
 
-    Shared by :func:`compare_paths` and the benchmark, so that both time and evaluate the same thing;
-    ``bezier_steps``, ``converge`` and ``check_every`` are passed to :func:`bezier_paths`.
-    Budget: the sum of the methods' (two Bezier trainings, a matching and two constructions per pair) within
-    ``budget.work()``.
+    Parameters
+    ----------
+    pairs : sequence of (Network, Network)
+        The pairs to join.
+    x, y : tensors (N, n) and (N,)
+        The data.
+    loss : str
+        A key of :data:`LOSSES`.
+    lam : float
+        The ℓ1 weight λ.
+    bezier_steps, converge, check_every, seed
+        Passed to :func:`bezier_paths`.
+
+    Returns
+    -------
+    dict
+        ``{method: callable}``; each callable returns the list of paths, one per pair.
+
+    Examples
+    --------
+    >>> from nnproofs import barrier
+    >>> A, B, x, y = barrier.tight_pair()
+    >>> finders = barrier.path_finders([(A, B)], x, y, loss="huber")
+    >>> sorted(finders) == sorted(barrier.METHODS), finders["straight line"]()[0].kinds
+    (True, ['line'])
+
+    Notes
+    -----
+    Shared by :func:`compare_paths` and the benchmark, so that both time and evaluate the same thing.
+    Budget: two Bezier trainings, a matching and two constructions per pair within ``budget.work()``.
     """
     pairs = _pairs(pairs)
     bezier_steps, check_every = positive_int("bezier_steps", bezier_steps), positive_int("check_every", check_every)

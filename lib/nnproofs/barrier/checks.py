@@ -64,8 +64,10 @@ _ROUNDOFF = "cost_roundoff"
 REQ_MONOTONE = f"cost non-increasing along spherization, ≤ its start along consolidation (+{_ROUNDOFF})"
 REQ_CONSTANT = f"cost constant along free moves and transfers (±{_ROUNDOFF}) on every pair"
 REQ_BRIDGE = f"bridge cost ≤ the chord between its endpoint costs (+{_ROUNDOFF}) on every pair"
-REQ_CERTIFICATE = ("barrier above the spherized endpoints ≤ certificate L·mean‖x‖·max_side Σ|ã_j|‖w̃_j − u_k(j)‖"
-                   f" (+{_ROUNDOFF}), and the certificate's moments at least what the merges move, on every pair")
+REQ_CERTIFICATE = ("barrier, and barrier above the spherized endpoints, ≤ certificate"
+                   f" L·mean‖x‖·max_side Σ|ã_j|‖w̃_j − u_k(j)‖ (+{_ROUNDOFF}), and the certificate's moments at least"
+                   " what the merges move, on every pair")
+REQ_ORDER = "segments in the proof's order (A's steps, the bridge, B's steps reversed) on every pair"
 REQ_FEASIBLE = f"‖w_j(t)‖ ≤ 1 (+{FEASIBILITY_RTOL:g}) on every segment of every pair"
 REQ_OUTPUT = f"merge keeps a, spherize keeps a_j‖w_j‖ (change ≤ {OUTPUT_RTOL:g} of their largest size) on every pair"
 REQ_JOINTS = (f"every segment starts where the previous one ends, the path at A and ends at B (parameters within"
@@ -108,10 +110,11 @@ def tight_audits(device=None) -> dict[tuple[str, str], Audit]:
 
 
 def _audit_requirements(audits: Sequence[Audit]) -> dict[str, bool]:
-    """Every guarantee that :attr:`Audit.holds` enforces, grouped by the ingredient of the proof it tests."""
+    """Every guarantee that :attr:`Audit.holds` enforces, grouped by the ingredient of the proof it tests: an
+    audit that FAILED fails at least one of them (asserted)."""
     segments = [s for a in audits for s in a.segments]
     tight = tight_audits()
-    return {
+    requirements = {
         REQ_JOINTS: all(s.joined for s in segments),
         REQ_FORM: all(not s.form for s in segments),
         REQ_LOSS_RANGE: all(a.within_loss_range for a in audits),
@@ -119,12 +122,16 @@ def _audit_requirements(audits: Sequence[Audit]) -> dict[str, bool]:
         REQ_MONOTONE: all(s.excess <= s.allowed for s in segments if s.kind in ("prune", "spherize", "consolidate")),
         REQ_CONSTANT: all(s.excess <= s.allowed for s in segments if s.kind in ("free", "transfer")),
         REQ_BRIDGE: all(s.excess <= s.allowed for s in segments if s.kind == "bridge"),
-        REQ_CERTIFICATE: all(a.merge_barrier <= a.certificate + a.roundoff and a.moments_cover_merges
+        REQ_CERTIFICATE: all(a.within_certificate and a.moments_cover_merges
                              and all(s.holds for s in a.segments if s.kind == "merge") for a in audits),
+        REQ_ORDER: all(a.ordered for a in audits),
         REQ_FEASIBLE: all(s.feasible for s in segments),
         REQ_OUTPUT: all(s.keeps_output for s in segments),
         REQ_TIGHT: all(t.holds and t.merge_barrier > TIGHT_RATIO * t.certificate for t in tight.values()),
     }
+    if any(a.verdict == "FAILED" for a in audits) and all(requirements.values()):
+        raise AssertionError("an audit FAILED on a reason no requirement names; the requirements must cover Audit.kept")
+    return requirements
 
 
 def _decided(check: RateCheck, audits: Sequence[Audit]) -> RateCheck:
@@ -174,10 +181,38 @@ def _rate_inputs(n, widths, seeds, minimum_seeds: int = 1):
 
 def spread_certificate_slopes(n: int, widths: Sequence[int], *, seeds: int, offsets: Sequence[int],
                               cover: str = "grid") -> list[float]:
-    """The fitted slope of the mean certificate against ``m`` for each seed offset (no audit: the spread
-    of the statistic that :func:`check_barrier_decay` fits, from which ``SLOPE_TOL`` is set).
+    """The fitted slope of the mean certificate against ``m``, one per seed offset, without audits.
 
-    Budget: offsets × widths × seeds constructions (``costs.path``) within ``budget.work()``."""
+    Parameters
+    ----------
+    n : int
+        Input dimension (≥ 2).
+    widths : sequence of int
+        Widths ``m`` (at least two distinct).
+    seeds : int
+        Pairs per width (:func:`spread_pairs`).
+    offsets : sequence of int
+        Seed offsets, one slope each.
+    cover : {"grid", "adaptive"}
+        The cover of :func:`constructive_path`.
+
+    Returns
+    -------
+    list of float
+        The log-log slope of the mean certificate per offset.
+
+    Examples
+    --------
+    >>> from nnproofs import barrier
+    >>> slopes = barrier.spread_certificate_slopes(2, [16, 32, 64], seeds=2, offsets=[0, 1])
+    >>> len(slopes), all(-1.5 < s < -0.5 for s in slopes)
+    (2, True)
+
+    Notes
+    -----
+    The spread of the statistic that :func:`check_barrier_decay` fits, from which ``SLOPE_TOL`` is set.
+    Budget: offsets × widths × seeds constructions (``costs.path``) within ``budget.work()``.
+    """
     n, widths, seeds = _rate_inputs(n, widths, seeds)
     if isinstance(offsets, (str, bytes)) or not isinstance(offsets, (Sequence, range)) or len(offsets) == 0:
         raise TypeError(f"offsets must be a non-empty sequence of non-negative ints, got {offsets!r:.60}")
@@ -511,9 +546,29 @@ def check_zero_barrier_1d(widths: Sequence[int], *, loss: str = "huber", seeds: 
 
 
 def default_widths(kind: str) -> list[int]:
-    """The chapter's widths: ``"1d"`` 4..128; ``"spread"`` 16..512 (``full``: ..2048); ``"trained"`` 16..128.
+    """The chapter's widths for one kind of check.
 
-    Budget: constant work."""
+    Parameters
+    ----------
+    kind : {"1d", "spread", "trained"}
+        The check: :func:`check_zero_barrier_1d`, :func:`check_barrier_decay` or
+        :func:`check_trained_barriers`.
+
+    Returns
+    -------
+    list of int
+        ``"1d"``: 4 … 128; ``"spread"``: 16 … 512 (``BOOK_SCALE=full``: … 2048); ``"trained"``: 16 … 128.
+
+    Examples
+    --------
+    >>> from nnproofs import barrier
+    >>> barrier.default_widths("1d")
+    [4, 8, 16, 32, 64, 128]
+
+    Notes
+    -----
+    Budget: constant work.
+    """
     kind = _choice("kind", kind, ("1d", "spread", "trained"))
     if kind == "1d":
         return [4, 8, 16, 32, 64, 128]
@@ -523,8 +578,26 @@ def default_widths(kind: str) -> list[int]:
 
 
 def default_seeds(kind: str) -> int:
-    """Seeds per width: ``ci`` 3 trained networks (3 pairs) or 5 spread pairs; ``full`` 10 (45 pairs, spread 10).
+    """The chapter's seeds per width for one kind of check.
 
+    Parameters
+    ----------
+    kind : {"1d", "spread", "trained"}
+        As in :func:`default_widths`.
+
+    Returns
+    -------
+    int
+        At ``ci``: 5 spread pairs, or 3 trained networks (3 pairs); at ``full``: 10 (10 pairs, or 45).
+
+    Examples
+    --------
+    >>> from nnproofs import barrier
+    >>> barrier.default_seeds("spread") in (5, 10)
+    True
+
+    Notes
+    -----
     At ``full`` scale the trained grid is 4 widths × 45 pairs × 2 losses × 2 dimensions = 720 pairs.
     Budget: constant work.
     """

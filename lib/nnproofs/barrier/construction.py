@@ -17,8 +17,28 @@ BRIDGES = ("output", "joint")
 
 
 def default_cells(n: int, width: int) -> int:
-    """The theorem's number of cells: ``⌊m/2⌋`` for ``n ≥ 2`` (so that ``K_A + K_B ≤ m``), 2 for ``n = 1``.
+    """The theorem's number of cells ``K`` for networks of width ``width`` on ℝⁿ.
 
+    Parameters
+    ----------
+    n : int
+        Input dimension.
+    width : int
+        ``m``.
+
+    Returns
+    -------
+    int
+        ``⌊m/2⌋`` for ``n ≥ 2`` (so that ``K_A + K_B ≤ m``), 2 for ``n = 1`` (the sphere S⁰).
+
+    Examples
+    --------
+    >>> from nnproofs import barrier
+    >>> barrier.default_cells(2, 11), barrier.default_cells(1, 11)
+    (5, 2)
+
+    Notes
+    -----
     Budget: constant work.
     """
     n, width = positive_int("n", n), positive_int("width", width)

@@ -35,12 +35,36 @@ def _centroidal_cover(n: int, cells: int, ball: bool) -> torch.Tensor:
 
 
 def sphere_cover(n: int, cells: int, *, device=None) -> torch.Tensor:
-    """``cells`` centres on the unit sphere S^{n−1}, shape ``(K, n)``, with covering radius ``O(K^{−1/(n−1)})``.
+    """``cells`` centres on the unit sphere S^{n−1} with covering radius ``O(K^{−1/(n−1)})``.
 
-    ``n = 1``: the sphere S⁰ = {+1, −1} itself (``K = 2`` whatever ``cells``, covering radius 0);
-    ``n = 2``: the centres of ``K`` equal sectors, angles ``(k + ½)2π/K`` (radius ``2 sin(π/2K)``);
-    ``n = 3``: the Fibonacci lattice; ``n ≥ 4``: a centroidal Voronoi cover of quasi-random points.
-    Budget: ``31·max(2048, 16K)·K·(n+1)`` multiply-adds for ``n ≥ 4`` (``K·n`` below) within ``budget.work()``.
+    Parameters
+    ----------
+    n : int
+        Dimension of the ambient space.
+    cells : int
+        The number ``K`` of centres (ignored for ``n = 1``).
+    device : str or torch.device, optional
+        Default: the book's device.
+
+    Returns
+    -------
+    tensor (K, n), float64
+        ``n = 1``: S⁰ = {+1, −1} itself (covering radius 0); ``n = 2``: the centres of ``K`` equal
+        sectors, angles ``(k + ½)2π/K`` (radius ``2 sin(π/2K)``); ``n = 3``: the Fibonacci lattice;
+        ``n ≥ 4``: a centroidal Voronoi cover of quasi-random points.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from nnproofs import barrier
+    >>> centres = barrier.sphere_cover(3, 10)
+    >>> tuple(centres.shape), bool(torch.allclose(centres.norm(dim=1), torch.ones(10, dtype=torch.float64)))
+    ((10, 3), True)
+
+    Notes
+    -----
+    Deterministic. Budget: ``31·max(2048, 16K)·K·(n+1)`` multiply-adds for ``n ≥ 4`` (``K·n`` below)
+    within ``budget.work()``.
     """
     n, cells, device = positive_int("n", n), positive_int("cells", cells), _device(device)
     costs.refuse("n and cells", (n, cells), **dict(zip(("work", "memory"), costs.cover(n, cells))))
@@ -59,9 +83,33 @@ def sphere_cover(n: int, cells: int, *, device=None) -> torch.Tensor:
 
 
 def ball_cover(n: int, cells: int, *, device=None) -> torch.Tensor:
-    """``cells`` centres in the unit ball B^n (a centroidal Voronoi cover): covering radius ``O(K^{−1/n})``.
+    """``cells`` centres in the unit ball B^n with covering radius ``O(K^{−1/n})``.
 
-    Budget: ``31·max(2048, 16K)·K·(n+1)`` multiply-adds within ``budget.work()``.
+    Parameters
+    ----------
+    n : int
+        Dimension.
+    cells : int
+        The number ``K`` of centres.
+    device : str or torch.device, optional
+        Default: the book's device.
+
+    Returns
+    -------
+    tensor (K, n), float64
+        A centroidal Voronoi cover of quasi-random points in the ball.
+
+    Examples
+    --------
+    >>> from nnproofs import barrier
+    >>> centres = barrier.ball_cover(2, 8)
+    >>> tuple(centres.shape), bool((centres.norm(dim=1) <= 1).all())
+    ((8, 2), True)
+
+    Notes
+    -----
+    The cover of the negative control without spherization (``spherization="none"``). Deterministic and
+    cached per ``(n, K)``. Budget: ``31·max(2048, 16K)·K·(n+1)`` multiply-adds within ``budget.work()``.
     """
     n, cells, device = positive_int("n", n), positive_int("cells", cells), _device(device)
     costs.refuse("n and cells", (n, cells), **dict(zip(("work", "memory"), costs.cover(n, cells, ball=True))))
@@ -70,13 +118,39 @@ def ball_cover(n: int, cells: int, *, device=None) -> torch.Tensor:
 
 def weighted_kmeans(points: torch.Tensor, weights: torch.Tensor, cells: int, *, sphere: bool = True,
                     iterations: int = 60) -> torch.Tensor:
-    """Centres of ``weights``-weighted k-means of ``points`` (``sphere``: spherical k-means), ``(K', n)``, ``K' ≤ cells``.
+    """Centres of ``weights``-weighted k-means of ``points`` (spherical k-means when ``sphere``).
 
-    Deterministic: weighted farthest-point start (the heaviest point, then repeatedly the point
-    maximising ``weight · distance²`` to the chosen ones; fewer centres when no weighted distance is
-    left), then Lloyd steps (nearest centre; centre = weighted mean, normalised on the sphere)
-    until the assignment is stable or ``iterations`` steps. Minimises ``Σ_j ω_j ‖p_j − u_{k(j)}‖²``
-    locally, a proxy for the merge moment ``Σ_j ω_j ‖p_j − u_{k(j)}‖``.
+    Parameters
+    ----------
+    points : tensor (m, n)
+        The points (the first-layer weights ``w̃_j``).
+    weights : tensor (m,)
+        Their weights (``|ã_j|``; the absolute value is taken).
+    cells : int
+        The largest number of centres ``K``.
+    sphere : bool
+        Normalise the centres onto the unit sphere after each step.
+    iterations : int
+        The largest number of Lloyd steps.
+
+    Returns
+    -------
+    tensor (K', n), float64
+        ``K' ≤ cells`` centres (fewer when no weighted distance is left).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from nnproofs import barrier
+    >>> points = torch.tensor([[1.0, 0.0], [0.8, 0.6], [-1.0, 0.0], [-0.8, -0.6]], dtype=torch.float64)
+    >>> tuple(barrier.weighted_kmeans(points, torch.ones(4), 2).shape)
+    (2, 2)
+
+    Notes
+    -----
+    Deterministic: weighted farthest-point start, then Lloyd steps until the assignment is stable. It
+    minimises ``Σ_j ω_j ‖p_j − u_{k(j)}‖²`` locally, a proxy for the merge moment
+    ``Σ_j ω_j ‖p_j − u_{k(j)}‖``.
     Budget: ``(iterations + 1)·m·K·n`` multiply-adds within ``budget.work()``.
     """
     cells, iterations = positive_int("cells", cells), positive_int("iterations", iterations)

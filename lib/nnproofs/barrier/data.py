@@ -15,10 +15,37 @@ from .model import LAMBDA, MAX_LR, Network, _data, _device, _forward, _generator
 
 
 def spread_network(n: int, width: int, *, seed: int = 0, device=None) -> Network:
-    """A worst case for merging: ``w_j`` uniform in the unit ball (directions uniform on S^{n−1}),
-    ``a_j = ±1/m`` with random signs, so ``‖a‖₁ = 1`` and no two neurons are close.
+    """A worst case for merging: units spread over the ball, no two close, with ``‖a‖₁ = 1``.
 
-    Budget: ``8·m·(n + 1)`` bytes within ``budget.memory()``."""
+    Parameters
+    ----------
+    n : int
+        Input dimension.
+    width : int
+        ``m``.
+    seed : int
+        Seed of the weights and signs.
+    device : str or torch.device, optional
+        Default: the book's device.
+
+    Returns
+    -------
+    W : tensor (m, n), float64
+        Uniform in the unit ball (directions uniform on S^{n−1}).
+    a : tensor (m,), float64
+        ``±1/m`` with random signs.
+
+    Examples
+    --------
+    >>> from nnproofs import barrier
+    >>> W, a = barrier.spread_network(2, 8)
+    >>> float(a.abs().sum()), bool((W.norm(dim=1) <= 1).all())
+    (1.0, True)
+
+    Notes
+    -----
+    Budget: ``8·m·(n + 1)`` bytes within ``budget.memory()``.
+    """
     n, width, device = positive_int("n", n), positive_int("width", width), _device(device)
     work, memory = costs.networks(1, width, n)
     costs.refuse("n and width", (n, width), work=work, memory=memory)
@@ -148,10 +175,36 @@ def _lift(x: torch.Tensor) -> torch.Tensor:
 
 
 def spread_pairs(n: int, width: int, *, seeds: int, seed: int = 0, device=None) -> list[tuple[Network, Network]]:
-    """``seeds`` pairs of independent :func:`spread_network` s; offset ``seed`` uses the network seeds
-    ``2·seeds·seed + 2s`` and ``+ 1`` for pair ``s``, so different offsets share no network.
+    """``seeds`` pairs of independent :func:`spread_network` s, for the worst-case rate.
 
-    Budget: ``16·seeds·m·(n + 1)`` bytes within ``budget.memory()``."""
+    Parameters
+    ----------
+    n : int
+        Input dimension.
+    width : int
+        ``m``.
+    seeds : int
+        Number of pairs.
+    seed : int
+        Offset: pair ``s`` uses the network seeds ``2·seeds·seed + 2s`` and ``+ 1``, so different offsets
+        share no network.
+    device : str or torch.device, optional
+        Default: the book's device.
+
+    Returns
+    -------
+    list of (Network, Network)
+
+    Examples
+    --------
+    >>> from nnproofs import barrier
+    >>> len(barrier.spread_pairs(2, 8, seeds=3))
+    3
+
+    Notes
+    -----
+    Budget: ``16·seeds·m·(n + 1)`` bytes within ``budget.memory()``.
+    """
     n, width, seeds = positive_int("n", n), positive_int("width", width), positive_int("seeds", seeds)
     device = _device(device)
     work, memory = costs.networks(2 * seeds, width, n)
@@ -164,21 +217,41 @@ def spread_pairs(n: int, width: int, *, seeds: int, seed: int = 0, device=None) 
 
 
 def tight_pair(device=None):
-    """A pair on which the barrier nearly attains the certificate, for both covers and both losses: ``(A, B, x, y)``.
+    """A pair on which the barrier nearly attains the certificate, for both covers and both losses.
 
-    Width 6 on ℝ² (so ``K = 3``; the grid's centres are at 60°, 180°, 300°). Two heavy units sit on the
-    centres at 60° and 300° (``a = ±80``): merging does not move them, they only push the predictions
-    into the losses' linear parts. Two light units at 170° and 190° (``a = ∓10``) share the cell of the
-    centre at 180°, 10° away from it (for the adaptive cover too: its centre of that cell is their
-    ``|a|``-weighted mean, 180°); two units with ``a = 0`` sit on the 60° centre. Samples at 100°
-    (norm 1, target 0) and 260° (norm 1/2, target 1; unequal norms, so that a certificate built on
-    another statistic of ``‖x‖`` than the mean misses): each is orthogonal to one light unit, so merging
-    raises ``|f − y|`` by ``10‖x_i‖(sin 10° + cos 70° − cos 80°)``, and ``|f| > 28`` keeps Huber and BCE
-    within ``10⁻¹²`` of their slopes ``L``. Barrier / certificate is ``(sin 10° + cos 70° − cos 80°)/(4 sin 5°)
-    ≈ 0.981`` for the grid and the adaptive cover and both losses. ``B`` has only two units, on the centres
-    at 300° and 60° (``a = ∓70``), in another order than ``A``'s (the path must end at that order): merging
-    moves nothing on its side, ``μ_B = 0 < μ_A``, so a certificate built on ``min(μ_A, μ_B)`` or their mean
-    instead of the maximum misses. Budget: constant work.
+    Parameters
+    ----------
+    device : str or torch.device, optional
+        Default: the book's device.
+
+    Returns
+    -------
+    A, B : Network
+        Width 6 on ℝ². ``B`` has only two units, on the centres at 300° and 60° (``a = ∓70``), in another
+        order than ``A``'s (the path must end at that order).
+    x : tensor (2, 2)
+        Samples at 100° (norm 1) and 260° (norm 1/2).
+    y : tensor (2,)
+        Targets 0 and 1.
+
+    Examples
+    --------
+    >>> from nnproofs import barrier
+    >>> A, B, x, y = barrier.tight_pair()
+    >>> tuple(A[0].shape), tuple(x.shape)
+    ((6, 2), (2, 2))
+
+    Notes
+    -----
+    ``K = 3``; the grid's centres are at 60°, 180°, 300°. Two heavy units on the centres at 60° and 300°
+    (``a = ±80``) only push the predictions into the losses' linear parts (``|f| > 28``); two light units at
+    170° and 190° (``a = ∓10``) share the cell of the centre at 180°, 10° away from it (for the adaptive
+    cover too); two units with ``a = 0``. Each sample is orthogonal to one light unit, so merging raises
+    ``|f − y|`` by ``10‖x_i‖(sin 10° + cos 70° − cos 80°)``: barrier / certificate is
+    ``(sin 10° + cos 70° − cos 80°)/(4 sin 5°) ≈ 0.981``. The norms 1 and 1/2 differ, so that a certificate
+    built on another statistic of ``‖x‖`` than the mean misses. Merging moves nothing on ``B``'s side:
+    ``μ_B = 0 < μ_A``, so a certificate built on ``min(μ_A, μ_B)`` or their mean instead of the maximum
+    misses. Budget: constant work.
     """
     device = book_device.device() if device is None else _device(device)
     degrees = torch.tensor([60.0, 170.0, 190.0, 300.0, 60.0, 60.0], dtype=torch.float64, device=device)

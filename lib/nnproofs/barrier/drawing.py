@@ -92,11 +92,39 @@ def draw_profile(path_profile: Profile, ax=None, *, t: float | None = None, labe
 def draw_path_state(path: Path, path_profile: Profile, t: float, axes=None, *, legend: bool = True):
     """Draw the path at time ``t``: the functions of both ends and of ``γ(t)``, and the cost profile.
 
-    Left: ``f_A``, ``f_B`` and ``f_{γ(t)}`` (``n = 1``: on ``[−1, 1]``; ``n = 2``: at angle ``φ`` on the
-    unit circle, which determines a bias-free network since ``f(x) = ‖x‖ f(x/‖x‖)``). Right:
-    :func:`draw_profile` with the marker at ``t``. Returns the two axes; with ``legend`` the left one's
-    legend is drawn outside it. Budget: ``721 × 3`` network
-    evaluations, at most ``MAX_DRAWN`` segments.
+    Parameters
+    ----------
+    path : Path
+        A path between networks with ``n ≤ 2`` inputs.
+    path_profile : Profile
+        Its profile (:func:`profile`).
+    t : float
+        The path time in ``[0, 1]``.
+    axes : two matplotlib Axes, optional
+        Where to draw (new ones when ``None``).
+    legend : bool
+        Draw the left legend outside its axes.
+
+    Returns
+    -------
+    (left, right) : matplotlib Axes
+        Left: ``f_A``, ``f_B`` and ``f_{γ(t)}`` (``n = 1``: on ``[−1, 1]``; ``n = 2``: at angle ``φ`` on the
+        unit circle). Right: :func:`draw_profile` with the marker at ``t``.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from nnproofs import barrier
+    >>> A, B, x, y = barrier.tight_pair()
+    >>> path = barrier.constructive_path(A, B, x)
+    >>> fig, axes = plt.subplots(1, 2)
+    >>> left, right = barrier.draw_path_state(path, barrier.profile(path, x, y, loss="huber", lam=1e-3), 0.5, axes)
+    >>> plt.close(fig)
+
+    Notes
+    -----
+    On ℝ² the unit circle determines a bias-free network, since ``f(x) = ‖x‖ f(x/‖x‖)``.
+    Budget: ``721 × 3`` network evaluations, at most ``MAX_DRAWN`` segments.
     """
     if not isinstance(path, Path):
         raise TypeError(f"path must be a Path, got {type(path).__name__}")
@@ -133,12 +161,37 @@ def draw_path_state(path: Path, path_profile: Profile, t: float, axes=None, *, l
 
 
 def draw_directions(path: Path, ax=None, *, side: str = "A", legend: bool = True):
-    """Draw spherization and merging of one network of a path on ℝ² (the first layer, in the plane).
+    """Draw spherization and merging of one network of a path on ℝ² (its first layer, in the plane).
 
-    Each neuron ``w_j`` is a dot (area ∝ ``|a_j|``) with a grey segment to its spherized direction
-    ``w_j/‖w_j‖`` on the unit circle and a coloured chord from there to its cell centre ``u_{k(j)}``
-    (crosses: the centres of the cover). Returns ``ax``; with ``legend`` its legend is drawn outside the
-    axes (:func:`nnproofs.plotting.legend_outside`). Budget: at most ``MAX_DRAWN`` neurons.
+    Parameters
+    ----------
+    path : Path
+        From :func:`constructive_path`, between networks on ℝ².
+    ax : matplotlib Axes, optional
+        Where to draw (new axes when ``None``).
+    side : {"A", "B"}
+        Which network.
+    legend : bool
+        Draw the legend outside the axes (:func:`nnproofs.plotting.legend_outside`).
+
+    Returns
+    -------
+    matplotlib Axes
+        Each neuron ``w_j`` a dot (area ∝ ``|a_j|``), a grey segment to ``w_j/‖w_j‖`` on the unit circle, a
+        coloured chord from there to its cell centre ``u_{k(j)}``; crosses at the cover's centres.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from nnproofs import barrier
+    >>> A, B, x, y = barrier.tight_pair()
+    >>> fig, ax = plt.subplots()
+    >>> ax = barrier.draw_directions(barrier.constructive_path(A, B, x, cover="grid"), ax)
+    >>> plt.close(fig)
+
+    Notes
+    -----
+    Budget: at most ``MAX_DRAWN`` neurons.
     """
     if not isinstance(path, Path) or "canonical" not in path.info:
         raise TypeError(f"path must be a Path from constructive_path, got {type(path).__name__}")

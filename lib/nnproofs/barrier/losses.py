@@ -92,8 +92,35 @@ class Loss:
         return self.function(prediction, target)
 
     def outside(self, predictions: torch.Tensor, targets: torch.Tensor) -> float:
-        """How far ``predictions`` leave ``|p| ≤ reach`` or ``targets`` are from the nearest verified target
-        (0 when every prediction is within reach and every target was probed)."""
+        """How far ``predictions`` and ``targets`` leave the range on which the loss was verified.
+
+        Parameters
+        ----------
+        predictions : tensor
+            Predictions ``p``.
+        targets : tensor
+            Targets ``y``.
+
+        Returns
+        -------
+        float
+            The largest of ``max|p| − reach`` and the distance of a target to the nearest verified target;
+            0 when every prediction is within reach and every target was probed.
+
+        Examples
+        --------
+        >>> import torch
+        >>> from nnproofs import barrier
+        >>> bce = barrier.LOSSES["bce"]
+        >>> bce.outside(torch.zeros(3), torch.tensor([0.0, 0.5, 1.0]))
+        0.0
+        >>> round(bce.outside(torch.zeros(1), torch.tensor([0.52], dtype=torch.float64)), 12)
+        0.02
+
+        Notes
+        -----
+        Budget: targets × verified targets comparisons.
+        """
         probed = torch.tensor(self.targets, dtype=torch.float64, device=targets.device)
         distance = (targets.reshape(-1, 1) - probed).abs().min(dim=1).values.max()
         return max(0.0, float(predictions.abs().max()) - self.reach, float(distance))
@@ -125,10 +152,31 @@ _SHIPPED = dict(LOSSES)  # the library's own losses, whose proofs are in their d
 
 
 def proof_of(loss: Loss) -> str:
-    """``loss.proved`` if ``loss`` is one of the library's own losses (its name, function and ``L``), else ``""``.
+    """The proof that ``loss`` is convex and ``L``-Lipschitz, if the library carries one (else ``""``).
 
-    A proof string on a reader's loss is a claim the library cannot check (a narrow spike between the probe's
-    points would break it unseen), so only the shipped proofs make an audit PASSED.
+    Parameters
+    ----------
+    loss : Loss
+        Any loss.
+
+    Returns
+    -------
+    str
+        ``loss.proved`` when ``loss`` is one of the library's own losses (its name, its function object
+        and its ``L``), else ``""``.
+
+    Examples
+    --------
+    >>> from nnproofs import barrier
+    >>> barrier.proof_of(barrier.LOSSES["huber"]).startswith("ℓ' = clamp")
+    True
+    >>> barrier.proof_of(barrier.Loss("copy", 0.5, barrier.LOSSES["huber"].function))
+    ''
+
+    Notes
+    -----
+    A reader's ``proved`` string is a claim the library cannot check (a spike between the probe's points
+    would break it unseen), so only the shipped proofs make an audit PASSED. Budget: constant work.
     """
     if not isinstance(loss, Loss):
         raise TypeError(f"loss must be a Loss, got {type(loss).__name__}")
@@ -168,6 +216,9 @@ def get_loss(loss: str) -> Loss:
     """
     if not isinstance(loss, str) or loss not in LOSSES:
         raise ValueError(f"loss must be one of {', '.join(LOSSES)}, got {loss!r}")
+    if LOSSES[loss].name != loss:  # the data's checks (y ∈ [0, 1] for bce) and proof_of go by the name
+        raise ValueError(f"loss {loss!r} is registered as a Loss named {LOSSES[loss].name!r}: register a loss under"
+                         " its own name")
     return _verified(LOSSES[loss])
 
 

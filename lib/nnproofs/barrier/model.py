@@ -71,13 +71,39 @@ def _plain(name: str, net: nn.Module) -> None:
 
 
 def as_network(name: str, net) -> Network:
-    """``net`` as float64 tensors ``(W (m, n), a (m,))`` of a feasible bias-free shallow ReLU network.
+    """A network as float64 tensors ``(W (m, n), a (m,))`` of a feasible bias-free shallow ReLU network.
 
-    ``net`` is a pair ``(W, a)`` or a ``Sequential(Linear(n, m), ReLU, Linear(m, 1))`` whose biases
-    are zero, built from exactly these module types with no hooks and no parametrizations (``TypeError`` or
-    ``ValueError`` otherwise). Raises ``ValueError`` for biases (lift the inputs to ``(x, 1)`` instead: a bias is a
-    weight on a constant input), mismatched shapes, non-finite entries or ``‖w_j‖ > 1`` beyond
-    round-off (``FEASIBILITY_RTOL``). Budget: linear in the network's size (already in memory).
+    Parameters
+    ----------
+    name : str
+        How error messages call the network.
+    net : (W, a) or torch.nn.Sequential
+        A pair of tensors, or ``Sequential(Linear(n, m), ReLU(), Linear(m, 1))`` with zero biases, built
+        from exactly these module types, with no hooks and no parametrizations.
+
+    Returns
+    -------
+    W : tensor (m, n), float64
+    a : tensor (m,), float64, on ``W``'s device
+
+    Raises
+    ------
+    TypeError, ValueError
+        Another type, biases (lift the inputs to ``(x, 1)``: a bias is a weight on a constant input),
+        mismatched shapes, non-finite entries, or ``‖w_j‖ > 1`` beyond ``FEASIBILITY_RTOL``.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from nnproofs import barrier
+    >>> W, a = barrier.as_network("A", (torch.eye(2), torch.ones(2)))
+    >>> W.dtype, tuple(a.shape)
+    (torch.float64, (2,))
+
+    Notes
+    -----
+    A module's weights are read from its affine maps, never through its ``forward`` (design rule 9).
+    Budget: linear in the network's size (already in memory).
     """
     if not isinstance(name, str):
         raise TypeError(f"name must be a str (how errors call the network), got {type(name).__name__}")
@@ -119,9 +145,35 @@ def as_network(name: str, net) -> Network:
 
 
 def as_pair(A, B) -> tuple[Network, Network]:
-    """``A`` and ``B`` as networks (:func:`as_network`) of the same shape, ``B`` on ``A``'s device.
+    """Two networks to join, checked by :func:`as_network` and of the same shape.
 
-    Budget: linear in the networks' size."""
+    Parameters
+    ----------
+    A, B : (W, a) or torch.nn.Sequential
+        The two networks.
+
+    Returns
+    -------
+    (W_A, a_A), (W_B, a_B) : tuple of two networks
+        float64 tensors, ``B`` moved to ``A``'s device.
+
+    Raises
+    ------
+    ValueError
+        As :func:`as_network`, or when the shapes differ.
+
+    Examples
+    --------
+    >>> from nnproofs import barrier
+    >>> A, B, x, y = barrier.tight_pair()
+    >>> (WA, aA), (WB, aB) = barrier.as_pair(A, B)
+    >>> WA.shape == WB.shape
+    True
+
+    Notes
+    -----
+    Budget: linear in the networks' size.
+    """
     (WA, aA), (WB, aB) = as_network("A", A), as_network("B", B)
     if WA.shape != WB.shape:
         raise ValueError(f"A and B must have the same shape, got W {tuple(WA.shape)} and {tuple(WB.shape)}")
@@ -190,9 +242,34 @@ def _shapes(W, a, x, *, convert: bool = True):
 
 
 def forward(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
-    """``f(x_i) = Σ_j a_j ρ(w_j · x_i)`` for a batch: ``W (..., m, n)``, ``a (..., m)``, ``x (N, n)`` → ``(..., N)``.
+    """The network's outputs ``f(x_i) = Σ_j a_j ρ(w_j · x_i)`` for a batch of parameter sets.
 
-    Budget: sets × m × N × (n + 1) multiply-adds within ``budget.work()``.
+    Parameters
+    ----------
+    W : tensor (..., m, n)
+        First-layer weights, one ``(m, n)`` matrix per parameter set.
+    a : tensor (..., m)
+        Output weights.
+    x : tensor (N, n)
+        Inputs.
+
+    Returns
+    -------
+    tensor (..., N)
+        float64, on ``x``'s device.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from nnproofs import barrier
+    >>> W, a = torch.eye(2, dtype=torch.float64), torch.tensor([2.0, -1.0], dtype=torch.float64)
+    >>> barrier.forward(W, a, torch.tensor([[1.0, 3.0]], dtype=torch.float64)).tolist()
+    [-1.0]
+
+    Notes
+    -----
+    No biases: the construction's networks are bias-free (:func:`as_network`). Budget: sets × m × N × (n + 1)
+    multiply-adds within ``budget.work()``.
     """
     return _forward(*_shapes(W, a, x))
 
@@ -203,9 +280,41 @@ def _forward(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
 
 
 def cost(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor, y: torch.Tensor, *, loss: str, lam: float) -> torch.Tensor:
-    """``C(θ) = mean_i ℓ(f_θ(x_i), y_i) + λ‖a‖₁`` for every parameter set of the batch, shape ``(...)``.
+    """The cost ``C(θ) = mean_i ℓ(f_θ(x_i), y_i) + λ‖a‖₁`` of every parameter set of a batch.
 
-    Evaluated in float64 on the data's device; autograd flows through ``W`` and ``a``. Budget: as :func:`forward`.
+    Parameters
+    ----------
+    W : tensor (..., m, n)
+        First-layer weights (floating point).
+    a : tensor (..., m)
+        Output weights.
+    x : tensor (N, n)
+        Inputs.
+    y : tensor (N,)
+        Targets (in ``[0, 1]`` for ``bce``).
+    loss : str
+        A key of :data:`LOSSES`.
+    lam : float
+        The ℓ1 weight λ ≥ 0.
+
+    Returns
+    -------
+    tensor (...)
+        float64 on the data's device; autograd flows through ``W`` and ``a``.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from nnproofs import barrier
+    >>> W, a = torch.eye(2, dtype=torch.float64), torch.tensor([2.0, -1.0], dtype=torch.float64)
+    >>> x, y = torch.tensor([[1.0, 3.0]], dtype=torch.float64), torch.zeros(1, dtype=torch.float64)
+    >>> round(float(barrier.cost(W, a, x, y, loss="huber", lam=0.1)), 12)
+    0.675
+
+    Notes
+    -----
+    Huber with ``δ_H = 1/2`` at residual ``−1`` is ``δ_H(1 − δ_H/2) = 0.375``, plus ``0.1 · 3``.
+    Budget: as :func:`forward`.
     """
     loss_fn, lam = get_loss(loss), _lam(lam)
     x, y = _data(x, y, loss=loss)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -51,7 +52,33 @@ class Segment:
         return GUARANTEES[self.kind]
 
     def forward_evaluate(self, ts: torch.Tensor) -> Network:
-        """Parameters at forward times ``ts`` (ignoring ``reverse``): ``W (T, m, n)``, ``a (T, m)``."""
+        """The segment's parameters at forward times ``ts``, ignoring ``reverse``.
+
+        Parameters
+        ----------
+        ts : tensor (T,)
+            Times in ``[0, 1]`` from ``(W0, a0)`` to ``(W1, a1)``.
+
+        Returns
+        -------
+        W : tensor (T, m, n)
+        a : tensor (T, m)
+
+        Examples
+        --------
+        >>> import torch
+        >>> from nnproofs import barrier
+        >>> A, B, x, y = barrier.tight_pair()
+        >>> segment = barrier.constructive_path(A, B, x).segments[0]
+        >>> W, a = segment.forward_evaluate(torch.tensor([0.0, 1.0], dtype=torch.float64))
+        >>> torch.equal(W[0], segment.W0) and torch.equal(W[1], segment.W1)
+        True
+
+        Notes
+        -----
+        The ends are exact: ``t = 0`` gives ``(W0, a0)`` and ``t = 1`` gives ``(W1, a1)`` bit for bit, which the
+        audit's joint check relies on. Budget: ``T·m·(n + 1)`` values.
+        """
         t = ts.to(self.W0)[:, None]
         if self.curve == "rescale":
             s = (1 - t) + t * self.radii
@@ -64,10 +91,59 @@ class Segment:
         return ((1 - t)[..., None] * self.W0 + t[..., None] * self.W1, (1 - t) * self.a0 + t * self.a1)
 
     def evaluate(self, ts: torch.Tensor) -> Network:
-        """Parameters at path-direction times ``ts`` (``reverse`` applied)."""
+        """The segment's parameters at times ``ts`` in the path's direction (``reverse`` applied).
+
+        Parameters
+        ----------
+        ts : tensor (T,)
+            Times in ``[0, 1]``.
+
+        Returns
+        -------
+        W : tensor (T, m, n)
+        a : tensor (T, m)
+
+        Examples
+        --------
+        >>> import torch
+        >>> from nnproofs import barrier
+        >>> A, B, x, y = barrier.tight_pair()
+        >>> last = barrier.constructive_path(A, B, x).segments[-1]
+        >>> W, a = last.evaluate(torch.tensor([1.0], dtype=torch.float64))
+        >>> last.reverse and torch.equal(W[0], last.W0)
+        True
+
+        Notes
+        -----
+        B's steps are its forward segments run backwards. Budget: as :meth:`forward_evaluate`.
+        """
         return self.forward_evaluate(1 - ts if self.reverse else ts)
 
     def reversed(self, side: str) -> Segment:
+        """The same segment, traversed the other way, on side ``side``.
+
+        Parameters
+        ----------
+        side : str
+            ``"A"``, ``"bridge"`` or ``"B"``.
+
+        Returns
+        -------
+        Segment
+            Same kind, fields and curve; ``reverse`` flipped.
+
+        Examples
+        --------
+        >>> from nnproofs import barrier
+        >>> A, B, x, y = barrier.tight_pair()
+        >>> segment = barrier.constructive_path(A, B, x).segments[0]
+        >>> segment.reversed("B").reverse, segment.reversed("B").side
+        (True, 'B')
+
+        Notes
+        -----
+        Budget: constant work (the tensors are shared).
+        """
         return Segment(self.kind, side, self.W0, self.a0, self.W1, self.a1, self.curve, self.radii, self.control,
                        not self.reverse)
 
@@ -100,6 +176,17 @@ class Path:
     moments: tuple[float, float] | None = None
     info: Mapping[str, object] = field(default_factory=dict)
 
+    def __post_init__(self):
+        if not isinstance(self.segments, tuple) or not self.segments:
+            raise TypeError(f"segments must be a non-empty tuple of Segments, got {type(self.segments).__name__}")
+        if self.moments is not None:
+            moments = self.moments
+            if (not isinstance(moments, (tuple, list)) or len(moments) != 2
+                    or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in moments)
+                    or not all(math.isfinite(v) and v >= 0 for v in moments)):
+                raise ValueError(f"moments must be None or two finite numbers >= 0 (a certificate), got {moments!r:.80}")
+            object.__setattr__(self, "moments", (float(moments[0]), float(moments[1])))
+
     @property
     def start(self) -> Network:
         s = self.segments[0]
@@ -115,7 +202,31 @@ class Path:
         return [s.kind for s in self.segments]
 
     def evaluate(self, ts) -> Network:
-        """Parameters ``W (T, m, n)``, ``a (T, m)`` at path times ``ts ∈ [0, 1]`` (segments equally long)."""
+        """The path's parameters at path times ``ts``; segment ``i`` is ``t ∈ [i/S, (i+1)/S]``.
+
+        Parameters
+        ----------
+        ts : array_like
+            Path times in ``[0, 1]`` (at least one).
+
+        Returns
+        -------
+        W : tensor (T, m, n), float64
+        a : tensor (T, m), float64
+
+        Examples
+        --------
+        >>> import torch
+        >>> from nnproofs import barrier
+        >>> A, B, x, y = barrier.tight_pair()
+        >>> W, a = barrier.constructive_path(A, B, x).evaluate([0.0, 1.0])
+        >>> torch.equal(W[0], A[0]) and torch.equal(W[1], B[0])
+        True
+
+        Notes
+        -----
+        Segments are equally long in path time. Budget: ``T·m·(n + 1)`` values.
+        """
         ts = torch.as_tensor(ts, dtype=torch.float64, device=self.segments[0].W0.device).reshape(-1)
         if ts.numel() == 0 or not bool(((ts >= 0) & (ts <= 1)).all()):
             raise ValueError("ts must be a non-empty set of path times in [0, 1]")
@@ -131,7 +242,37 @@ class Path:
         return W, a
 
     def certificate(self, x, lipschitz: float) -> float:
-        """``L · mean_i ‖x_i‖ · max(μ_A, μ_B)``: Theorem ``thm-barrier-decay``'s bound on the barrier."""
+        """Theorem ``thm-barrier-decay``'s bound on the barrier: ``L · mean_i ‖x_i‖ · max(μ_A, μ_B)``.
+
+        Parameters
+        ----------
+        x : tensor (N, n)
+            The data.
+        lipschitz : float
+            ``L ≥ 0``, the loss's Lipschitz constant.
+
+        Returns
+        -------
+        float
+
+        Raises
+        ------
+        ValueError
+            For a path without moments (the baselines).
+
+        Examples
+        --------
+        >>> from nnproofs import barrier
+        >>> A, B, x, y = barrier.tight_pair()
+        >>> path = barrier.constructive_path(A, B, x, cover="grid")
+        >>> path.certificate(x, 0.5) == 0.5 * float(x.norm(dim=1).mean()) * max(path.moments)
+        True
+
+        Notes
+        -----
+        ``μ = Σ_j |ã_j| ‖w̃_j − u_{k(j)}‖``, the merge moments; :func:`audit` checks they cover what the merges
+        move. Budget: linear in ``N·n``.
+        """
         if self.moments is None:
             raise ValueError("this path carries no certificate (only constructive_path's paths do)")
         lipschitz = finite_real("lipschitz", lipschitz)
@@ -146,14 +287,34 @@ def _changed(x0: torch.Tensor, x1: torch.Tensor) -> bool:
 
 
 def form_problem(segment: Segment) -> str:
-    """What keeps ``segment`` from having the form its guarantee's argument uses (``""`` when it has it).
+    """What keeps ``segment`` from having the form its guarantee's argument uses.
 
-    prune: a line with ``W`` fixed that zeroes ``a_j`` of dead units (``w_j = 0``) only; spherize: the
-    rescaling curve with ``radii = ‖w_j‖ > 0``, ending at ``(W/‖w‖, a‖w‖)``; merge: a chord with ``a``
-    fixed (``|f_t − f_0| ≤ t Σ|a_j|‖Δw_j‖‖x‖``); consolidate, transfer, bridge: a line with ``W`` fixed
-    (``f`` affine in ``t``, the cost convex); free: a line with ``a`` fixed that moves only units with
-    ``a_j = 0``. Baseline kinds (``line``, ``bezier``) and unknown kinds carry no guarantee: in a
-    constructive path they are a problem.
+    Parameters
+    ----------
+    segment : Segment
+        One segment of a path.
+
+    Returns
+    -------
+    str
+        ``""`` when the segment has its form, else the reason. The forms: prune, a line with ``W`` fixed
+        that zeroes ``a_j`` of dead units (``w_j = 0``) only; spherize, the rescaling curve with
+        ``radii = ‖w_j‖ > 0`` ending at ``(W/‖w‖, a‖w‖)``; merge, a chord with ``a`` fixed; consolidate,
+        transfer and bridge, a line with ``W`` fixed (``f`` affine in ``t``, the cost convex); free, a line
+        with ``a`` fixed that moves only units with ``a_j = 0``.
+
+    Examples
+    --------
+    >>> from nnproofs import barrier
+    >>> A, B, x, y = barrier.tight_pair()
+    >>> path = barrier.constructive_path(A, B, x)
+    >>> [barrier.form_problem(s) for s in path.segments] == [""] * len(path.segments)
+    True
+
+    Notes
+    -----
+    Baseline kinds (``line``, ``bezier``) and unknown kinds carry no guarantee, so in a constructive path they
+    are a problem. Compared exactly, not to a tolerance. Budget: linear in the segment's size.
     """
     if not isinstance(segment, Segment):
         raise TypeError(f"segment must be a Segment, got {type(segment).__name__}")
