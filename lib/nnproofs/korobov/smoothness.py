@@ -536,8 +536,8 @@ def read_class(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, m: int,
         notes["surplus growth per level sum (last level sums)"] = growth
         notes["surplus growth of each step of the window"] = steps
         normalised, rise, levels = error_trend(f, interpolant)
-        trend = (f"the error has settled at the rate: e_n·2^({m}n)/n^(d−1) grows by at most {TREND_GROWTH:g} per "
-                 f"level over the last levels")
+        trend = (f"f in the class: the error has settled at the rate (e_n·2^({m}n)/n^(d−1) grows by at most "
+                 f"{TREND_GROWTH:g} per level over the last levels)")
         requirements[trend] = rise <= TREND_GROWTH
         notes[f"e_n·2^({m}n)/n^(d−1) for n = {', '.join(map(str, levels))}"] = normalised
         notes["normalised error growth per level"] = rise
