@@ -437,6 +437,8 @@ def error_trend(f: Callable[[torch.Tensor], torch.Tensor],
     >>> korobov.error_trend(korobov.korobov_example(2), grid)[1] < 1
     True
     """
+    if not callable(f):
+        raise TypeError(f"f must be a callable of an (n, d) float64 tensor, got {type(f).__name__}")
     if not isinstance(interpolant, SparseGridInterpolant):
         raise TypeError(f"interpolant must be a SparseGridInterpolant, got {type(interpolant).__name__}")
     d, n, m = interpolant.d, interpolant.level, interpolant.degree + 1
