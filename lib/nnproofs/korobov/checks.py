@@ -362,7 +362,8 @@ def check_relu_sparse_grid_network(f: Callable, *, d: int, level: int, ss: Seque
         shapes.append((network.width, network.depth, network.nonzero_parameters))
     requirements = {
         "the product is zero-preserving, read from its weights (every breakpoint of P(a, 0) and P(0, b))": all(zero),
-        "sup|P(a, b) − ab| <= 4^(−s) (+ round-off), the bound's error per product, on every linear piece":
+        "sup|P(a, b) − ab| <= 4^(−s) (+ round-off), the bound's error per product, on every linear piece of a "
+        "zero-preserving product":
             all(e <= 4.0**-s + ROUNDING for e, s in zip(errors, ss) if e is not None),
         "sup|network − interpolant| <= #levels·max|v|·(d−1)·2^(−2s) for every s on the samples": all(
             dist <= bound for dist, bound in zip(distances, bounds)),
@@ -376,8 +377,12 @@ def check_relu_sparse_grid_network(f: Callable, *, d: int, level: int, ss: Seque
         sense="<=",
         quantity="slope of sup|network − interpolant| against 2^s",
         requirements=requirements,
-        notes={"s": ss, "distance": distances, "bound": bounds, "sup|P(a, b) − ab|·4^s (None: not zero-preserving, not read)": [
-                   None if e is None else e * 4.0**s for e, s in zip(errors, ss)], "(width, depth, nonzero parameters)": shapes,
+        notes={"s": ss, "distance": distances, "bound": bounds,
+               "sup|P(a, b) − ab|·4^s": [
+                   None if e is None else e * 4.0**s for e, s in zip(errors, ss)],
+               **({"None": "the product is not zero-preserving (FAILED already): its error is not read"}
+                  if None in errors else {}),
+               "(width, depth, nonzero parameters)": shapes,
                "grid points": interpolant.num_points, "levels": int(interpolant.levels.shape[0]),
                "resolution": RESOLUTION},
     )

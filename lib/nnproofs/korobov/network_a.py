@@ -289,7 +289,8 @@ def _product_error(block: nn.Sequential) -> float:
     inside = valid & (curvature != 0) & (top > 0) & (top < 1)
     top = torch.where(inside, top, 0.0)
     at_top = (1 - top) * error + top * error_next + curvature * top * (1 - top)
-    return float(torch.maximum(torch.where(valid, error.abs(), 0.0).amax(), torch.where(inside, at_top.abs(), 0.0).amax()))
+    ends, tops = torch.where(valid, error.abs(), 0.0), torch.where(inside, at_top.abs(), 0.0)
+    return float(torch.maximum(ends.amax(), tops.amax()))
 
 
 class ReLUSparseGridNetwork(nn.Module):
