@@ -25,6 +25,7 @@ CASES = {
     "mixed_differences": lambda: dict(f=korobov.korobov_example(2), d=2),
     "scaled_surplus_maxima": lambda: dict(interpolant=_interpolant()),
     "surplus_growth": lambda: dict(interpolant=_interpolant()),
+    "error_trend": lambda: dict(f=korobov.korobov_example(2), interpolant=_interpolant()),
     "basis_product_network": lambda: dict(d=2, s=4),
     "relu_sparse_grid_network": lambda: dict(interpolant=_interpolant(), s=4),
     "bit_extract": lambda: dict(words=korobov.pack_bits(torch.tensor([[1.0, 0.0, 1.0]], dtype=torch.float64)),

@@ -311,7 +311,9 @@ def test_pre_asymptotic_false_rejection_of_an_oscillating_target():
     early = check_sparse_grid_levels(oscillating, d=2, levels=range(3, 7), samples=4000)
     assert early.verdict != "PASSED" and early.notes["surplus growth per level sum (last level sums)"] > 3
     assert not check_sparse_grid_levels(oscillating, d=2, levels=range(5, 11), samples=4000).rate_holds  # 3.00
-    check_sparse_grid_levels(oscillating, d=2, levels=range(5, 13), samples=4000).assert_passed()
+    late = check_sparse_grid_levels(oscillating, d=2, levels=range(5, 13), samples=4000)
+    # the ratio meets the rate at levels 10..12, but e_n 4^n / n still rises by 6.5% per level: not yet settled
+    assert late.rate_holds and late.verdict == "INCONCLUSIVE" and "normalised error" in late.inconclusive
 
 
 @pytest.mark.parametrize("d", [1, 2, 3, 4])

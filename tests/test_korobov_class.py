@@ -189,17 +189,25 @@ def test_super_approximation_rejects_a_small_kink_in_two_dimensions():
 def test_pre_asymptotic_super_approximation_is_inconclusive_not_failed():
     """The Gaussian bump in d = 2 at WL = 4, 8, 16: slope -3.72, local slopes -3.63 then -3.81 (steepening to -4)."""
     check = check_super_approximation(IN_CLASS["Gaussian bump"](2), m=2, WL=[(2, 2), (2, 4), (4, 4)], d=2)
-    assert check.verdict == "INCONCLUSIVE" and not check.rate_holds and all(check.requirements.values())
+    assert check.verdict == "INCONCLUSIVE" and not check.rate_holds and all(settled_aside(check).values())
+
+
+def settled_aside(check):
+    """The requirements of ``check`` other than the error trend's (which pre-asymptotic targets may still fail)."""
+    return {k: v for k, v in check.requirements.items() if not k.startswith("f in the class: the error has settled")}
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("p", [1, 2])
 @pytest.mark.parametrize("name", ["Gaussian bump", "sin(3 pi x_1) sin(3 pi x_2)"])
-def test_pre_asymptotic_super_approximation_passes_at_larger_sizes(p, name):
-    """The pre-asymptotic targets of chapter 2.2's "How the checks decide" pass at WL = 8, 16, 32
-    (slopes -3.85, -3.88, -3.82, -3.85)."""
+def test_pre_asymptotic_super_approximation_meets_the_rate_at_larger_sizes(p, name):
+    """The pre-asymptotic targets of chapter 2.2's "How the checks decide" meet the rate at WL = 8, 16, 32
+    (slopes -3.85, -3.88, -3.82, -3.85) while their normalised error still rises (1.03, 1.04 per level at n = 10):
+    INCONCLUSIVE for that reason alone, never FAILED."""
     target = IN_CLASS.get(name, lambda d: lambda x: torch.sin(3 * math.pi * x).prod(1))(2)
-    check_super_approximation(target, m=2, WL=[(2, 4), (4, 4), (4, 8)], d=2, p=p).assert_passed()
+    check = check_super_approximation(target, m=2, WL=[(2, 4), (4, 4), (4, 8)], d=2, p=p)
+    assert check.rate_holds and all(settled_aside(check).values())
+    assert check.verdict == "INCONCLUSIVE" and "normalised error" in check.inconclusive
 
 
 # ------------------------------------------------------------------------------ degenerate targets
@@ -336,3 +344,75 @@ def test_a_singularity_that_only_the_surpluses_see_is_never_passed():
     check = check_sparse_grid_levels(lambda x: (x.sum(1) - 1.4).abs() ** 5 * bubble(x), d=3, levels=range(3, 9),
                                      samples=3000)
     assert check.verdict == "INCONCLUSIVE" and check.notes["mixed growth"] <= DIFFERENCE_GROWTH
+
+
+# ---------------------------------------------------------------- singular mixed derivatives along other directions
+
+DIRECTIONAL = {  # D^(2,2) f ∝ |t|^(-1/2) or |t|^(-0.2) on a line or plane that no coordinate difference resolves
+    (2, "|x_1 + x_2 - 1|^3.5"): lambda x: (x[:, 0] + x[:, 1] - 1).abs() ** 3.5 * bubble(x),
+    (2, "|x_1 - x_2|^3.8"): lambda x: (x[:, 0] - x[:, 1]).abs() ** 3.8 * bubble(x),
+    (3, "|x_1 - x_3|^3.5"): lambda x: (x[:, 0] - x[:, 2]).abs() ** 3.5 * bubble(x),
+    (3, "|x_2 + x_3 - 1|^3.6"): lambda x: (x[:, 1] + x[:, 2] - 1).abs() ** 3.6 * bubble(x),
+}
+
+
+@pytest.mark.parametrize(("d", "name"), list(DIRECTIONAL))
+def test_a_mixed_singularity_along_a_direction_is_never_passed(d, name):
+    """The coordinate and mixed differences read these as bounded (growth 1.04) and the surpluses grow by 1.2-1.4;
+    the normalised error still rises (1.05-1.07 per level): INCONCLUSIVE, the reason stated, never PASSED."""
+    from nnproofs.korobov import TREND_GROWTH
+    levels = {2: range(3, 10), 3: range(3, 9)}[d]
+    check = check_sparse_grid_levels(DIRECTIONAL[d, name], d=d, levels=levels, samples=4000)
+    assert check.verdict in ("INCONCLUSIVE", "FAILED")
+    assert check.notes["normalised error growth per level"] > TREND_GROWTH
+    if check.verdict == "INCONCLUSIVE":
+        assert "normalised error" in check.inconclusive
+
+
+@pytest.mark.parametrize(("d", "level"), [(1, 10), (2, 9), (3, 8)])
+@pytest.mark.parametrize("name", ["chapter", "bubble e^(x_1 + ... + x_d)", "bubble / (1 + |x|^2)"])
+def test_the_error_trend_of_settled_in_class_targets_is_within_its_tolerance(d, level, name):
+    """The calibration of TREND_GROWTH (1.02): in-class targets whose error has settled grow by at most 1.012 per
+    level (measured 0.92 to 1.003 here, d = 1 to 3)."""
+    from nnproofs.korobov import TREND_GROWTH, error_trend, sparse_grid_interpolant
+    f = IN_CLASS[name](d)
+    growth = error_trend(f, sparse_grid_interpolant(f, d=d, level=level))[1]
+    assert 0 < growth <= 1.012 < TREND_GROWTH
+
+
+def test_a_pre_asymptotic_error_trend_is_inconclusive_not_failed():
+    """The Gaussian bump in d = 3 at levels 3..8: its normalised error still rises (1.10 per level) while every
+    other reading holds: INCONCLUSIVE, with the reason."""
+    check = check_sparse_grid_levels(IN_CLASS["Gaussian bump"](3), d=3, levels=range(3, 9), samples=4000)
+    assert check.verdict == "INCONCLUSIVE" and "normalised error" in check.inconclusive
+
+
+# ---------------------------------------------------------------- a target is one function during a call
+
+class Switching:
+    """A target that returns a smooth function's values, and another function's from call ``start`` to ``stop``."""
+
+    def __init__(self, d, start, stop=10**9):
+        self.calls, self.start, self.stop = 0, start, stop
+        self.d = d
+
+    def __call__(self, x):
+        self.calls += 1
+        smooth = bubble(x) * torch.sin(x.sum(1) + 0.3)
+        return smooth + 0.01 * bubble(x) if self.start <= self.calls < self.stop else smooth
+
+
+@pytest.mark.parametrize(("start", "stop"), [(2, 10**9), (2, 4), (12, 14)])
+def test_every_check_refuses_a_target_that_changes_within_the_call(start, stop):
+    """Changed from the second call on, or on two calls only: the values recorded at three points
+    of each evaluation differ at the end of the call, a ValueError naming f."""
+    calls = {
+        "levels": lambda f: check_sparse_grid_levels(f, d=2, levels=range(3, 7), samples=2000),
+        "super": lambda f: check_super_approximation(f, m=2, WL=default_wl(2)),
+        "derivative": lambda f: check_super_approximation_derivative(f, m=2, WL=default_wl(2)),
+        "partitioned": lambda f: check_partitioned_network(f, WL=default_wl_partition()),
+    }
+    for name, call in calls.items():
+        with pytest.raises(ValueError, match="f returned other values"):
+            call(Switching(2 if name == "levels" else 1, start, stop))
+    check_sparse_grid_levels(Switching(2, 10**9), d=2, levels=range(3, 7), samples=2000)  # a steady one runs

@@ -20,7 +20,7 @@ from ..fused import fused_network_a
 from ..gadgets import clip_unit, hat, identity_network, yarotsky_product
 from ..measure import network_gradient
 from ..networks import affine_maps, architecture, compose, forward_columns, linear_map, parallel
-from ..pieces import breakpoints
+from ..pieces import KINK_RTOL, breakpoints
 from ..pruning import prune_inactive
 from ..validate import positive_int
 from .sizes import ROUNDING, require_product_depth
@@ -134,159 +134,163 @@ def zero_preserving(block: nn.Sequential) -> bool:
     return True
 
 
-MAX_LINE_POINTS = 1 << 22  # partition points of the lines held at once by product_error (x the block's width)
+MAX_PIECES = 1 << 20  # linear pieces of a product held at once by product_error (rule 14)
 
 
-def line_partition(block: nn.Sequential, base: torch.Tensor,
-                   direction: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """Every breakpoint of ``block`` along the segments ``base + t * direction``, :math:`t \\in [0, 1]`, as points.
-
-    Layer by layer, as :func:`nnproofs.pieces.breakpoints` does for one line, on all the segments at
-    once: each hidden unit is affine between the points found so far, so the zero crossing of its
-    pre-activation inside an interval is exact. Returns the points (end points included, in order
-    along each segment), where every unit of ``block`` may change slope, and the index of their segment. ``block`` restricted to a
-    segment is affine between consecutive points. Raises ValueError naming ``product`` beyond
-    ``MAX_LINE_POINTS`` points (rule 14).
-    """
-    maps = affine_maps(block)
-    line = torch.arange(base.shape[0], device=base.device).repeat_interleave(2)
-    t = torch.tensor([0.0, 1.0], dtype=torch.float64, device=base.device).repeat(base.shape[0])
-    h = base[line] + t[:, None] * direction[line]
-    for weight, bias in maps[:-1]:
-        z = h @ weight.T + bias
-        left, right = z[:-1], z[1:]
-        k, unit = ((left * right < 0) & (line[1:] == line[:-1])[:, None]).nonzero(as_tuple=True)
-        if k.numel():
-            if t.numel() + k.numel() > MAX_LINE_POINTS:
-                raise ValueError(f"product: more than {MAX_LINE_POINTS} breakpoints on {base.shape[0]} lines "
-                                 f"(MAX_LINE_POINTS); its error cannot be read exactly within the budget")
-            frac = (left[k, unit] / (left[k, unit] - right[k, unit]))[:, None]
-            z = torch.cat([z, z[k] + (z[k + 1] - z[k]) * frac])
-            t, line = torch.cat([t, t[k] + (t[k + 1] - t[k]) * frac[:, 0]]), torch.cat([line, line[k]])
-            order = torch.argsort(t, stable=True)
-            order = order[torch.argsort(line[order], stable=True)]
-            t, line, z = t[order], line[order], z[order]
-        h = z.relu()
-    return base[line] + t[:, None] * direction[line], line
-
-
-def first_layer_lines(block: nn.Sequential) -> list[torch.Tensor]:
-    """Coordinates on each axis of the critical points of the block's first layer in :math:`[0, 1]^2`.
-
-    The kinks of rows with one nonzero weight (:math:`a = -b_k/w_k`) and the crossings of any two
-    non-parallel kink lines :math:`w_k \\cdot x + b_k = 0` of the first layer.
-    """
-    weight, bias = (m.to(torch.float64) for m in affine_maps(block)[0])
-    if weight.shape[1] != 2:
-        raise ValueError(f"product must take two inputs (a, b), got {weight.shape[1]}")
-    rows = weight.abs().sum(1) > 0
-    weight, bias = weight[rows], bias[rows]
-    i, j = torch.triu_indices(weight.shape[0], weight.shape[0], 1, device=weight.device)
-    det = weight[i, 0] * weight[j, 1] - weight[i, 1] * weight[j, 0]
-    keep = det != 0
-    i, j, det = i[keep], j[keep], det[keep]
-    a = (-bias[i] * weight[j, 1] + bias[j] * weight[i, 1]) / det
-    b = (-weight[i, 0] * bias[j] + weight[j, 0] * bias[i]) / det
-    axes = []
-    for axis, crossing in ((0, a), (1, b)):
-        lone = (weight[:, axis] != 0) & (weight[:, 1 - axis] == 0)
-        points = torch.cat([-bias[lone] / weight[lone, axis], crossing])
-        axes.append(torch.unique(points[(points >= 0) & (points <= 1)]))
-    return axes
+def _cut(points: torch.Tensor, count: torch.Tensor, parent: torch.Tensor,
+         z: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Cut the convex polygons ``points`` (``(P, K, 2)``, ``count`` vertices in order) where ``z`` (``(P, K)``, its
+    values at the vertices, affine on each polygon) changes sign; a vertex within ``KINK_RTOL`` of the
+    polygon's largest ``|z|`` lies on the line. Both pieces keep the ``parent`` of the polygon they came from."""
+    K = points.shape[1]
+    slot = torch.arange(K, device=points.device)
+    valid = slot < count[:, None]
+    scale = torch.where(valid, z.abs(), 0.0).amax(1, keepdim=True)
+    z = torch.where(z.abs() <= KINK_RTOL * scale, 0.0, z)
+    cut = ((z > 0) & valid).any(1) & ((z < 0) & valid).any(1)
+    if not bool(cut.any()):
+        return points, count, parent
+    whole, points_c, z, valid = ~cut, points[cut], z[cut], valid[cut]
+    following = (slot + 1) % count[cut][:, None]
+    z_next = z.gather(1, following)
+    crossing = valid & (z * z_next < 0)
+    fraction = torch.where(crossing, z / torch.where(crossing, z - z_next, 1.0), 0.0)[..., None]
+    crossed = points_c + fraction * (points_c.gather(1, following[..., None].expand_as(points_c)) - points_c)
+    slots = torch.stack([points_c, crossed], 2).flatten(1, 2)  # vertex i, then the crossing of edge (i, i + 1)
+    pieces, counts = [], []
+    for side in (z >= 0, z <= 0):
+        keep = torch.stack([valid & side, crossing], 2).flatten(1)
+        position = torch.where(keep, keep.cumsum(1) - 1, 2 * K)  # kept slots in order, the others to a spare one
+        piece = points_c.new_zeros(points_c.shape[0], 2 * K + 1, 2)
+        pieces.append(piece.scatter_(1, position[..., None].expand(-1, -1, 2), slots))
+        counts.append(keep.sum(1))
+    width = max(K, *(int(c.max()) for c in counts))
+    return (torch.cat([_pad(points[whole], width)] + [piece[:, :width] for piece in pieces]),
+            torch.cat([count[whole]] + counts), torch.cat([parent[whole], parent[cut], parent[cut]]))
 
 
-def product_errors(block: nn.Sequential, lines: int, seed: int = 0) -> tuple[float, float]:
-    """:math:`\\max|P(a, b) - ab|` on lines of :math:`[0, 1]^2` parallel to the axes, exact on each line.
+def _pad(points: torch.Tensor, width: int) -> torch.Tensor:
+    return torch.nn.functional.pad(points, (0, 0, 0, width - points.shape[1]))
+
+
+def linear_pieces_2d(block: nn.Sequential) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Every linear piece of a ReLU network of two inputs on :math:`[0, 1]^2`, exactly, with its values.
 
     Parameters
     ----------
     block : nn.Sequential
-        The product :math:`P`, a ReLU network of two inputs (evaluated through its affine maps).
-    lines : int
-        Jittered lines per direction (one uniform position per cell of width ``1 / lines``), then
-        ``2 * lines`` for the refined reading; both add the lines through the first layer's critical
-        points (:func:`first_layer_lines`), the edges of the square and the lines through every kink
-        that recurs on two lines (:func:`errors_on_lines`).
-    seed : int
-        Seed of the jitter.
+        A ReLU network :math:`\\mathbb R^2 \\to \\mathbb R` (read through its affine maps, rule 9).
 
     Returns
     -------
-    tuple of float
-        The maximum on the ``lines`` reading and on the refined one: lower bounds of
-        :math:`\\sup_{[0,1]^2}|P(a, b) - ab|`.
+    vertices : torch.Tensor
+        ``(P, K, 2)``: the vertices of the ``P`` convex pieces, in order, padded.
+    count : torch.Tensor
+        ``(P,)``: the vertices of each piece.
+    values : torch.Tensor
+        ``(P, K)``: the network at the vertices, from the affine map of each piece.
 
     Notes
     -----
-    On a line :math:`b = c` (or :math:`a = c`) the error :math:`P(a, c) - ac` is piecewise linear, so
-    its maximum modulus is attained at a breakpoint of :math:`P` on the line or an end; every
-    breakpoint is found exactly (:func:`line_partition`). Not seen: a defect narrower than
-    ``1 / (2 lines)`` in both directions that lies between the lines and no kink of ``block`` outside
-    it marks. :math:`\\tilde\\times_s` attains :math:`4^{-s}` (``eq-network-a-bound`` uses that per product).
+    Layer by layer: on each piece found so far every unit of the layer is affine (its map composed
+    from the counted weights and the piece's activation pattern), so its zero line cuts the piece
+    exactly; every unit cuts in turn. Raises ValueError naming ``product`` beyond ``MAX_PIECES``.
 
     Examples
     --------
     >>> from nnproofs.gadgets import yarotsky_product
-    >>> [round(e * 4**4, 2) for e in product_errors(yarotsky_product(4), 64)]
-    [1.0, 1.0]
+    >>> int(linear_pieces_2d(yarotsky_product(3))[0].shape[0])
+    32
     """
-    positive_int("lines", lines)
     maps = affine_maps(block)
-    key = (hashlib.sha256(b"".join(m.detach().cpu().to(torch.float64).numpy().tobytes() + str(tuple(m.shape)).encode()
-                                   for pair in maps for m in pair)).hexdigest(), lines, seed)
+    if maps[0][0].shape[1] != 2 or maps[-1][0].shape[0] != 1:
+        raise ValueError(f"product must map two inputs (a, b) to one output, got {tuple(maps[0][0].shape[1:])} -> "
+                         f"{maps[-1][0].shape[0]}")
+    device = maps[0][0].device
+    maps = [(w.detach().to(torch.float64), b.detach().to(torch.float64)) for w, b in maps]
+    points = torch.tensor([[[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]], dtype=torch.float64, device=device)
+    count = torch.tensor([4], device=device)
+    slope, offset = maps[0][0][None], maps[0][1][None]  # the layer's pre-activations on each piece, (P, w, 2), (P, w)
+    for weight, bias in maps[1:]:
+        parent = torch.arange(points.shape[0], device=device)
+        z = torch.einsum("pwc,pkc->pkw", slope, points) + offset[:, None, :]
+        valid = (torch.arange(points.shape[1], device=device) < count[:, None])[..., None]
+        z = torch.where(z.abs() <= KINK_RTOL * torch.where(valid, z.abs(), 0.0).amax(1, keepdim=True), 0.0, z)
+        crossed = ((z > 0) & valid).any(1) & ((z < 0) & valid).any(1)  # (P, w): which unit cuts which piece
+        for unit in crossed.any(0).nonzero()[:, 0].tolist():
+            rows = crossed[parent, unit]  # a piece of a polygon that the unit does not cross is not crossed either
+            here = parent[rows]
+            values = (slope[here, unit, None, :] * points[rows]).sum(-1) + offset[here, unit, None]
+            cut, cut_count, cut_parent = _cut(points[rows], count[rows], here, values)
+            width = max(points.shape[1], cut.shape[1])
+            points = torch.cat([_pad(points[~rows], width), _pad(cut, width)])
+            count, parent = torch.cat([count[~rows], cut_count]), torch.cat([parent[~rows], cut_parent])
+            if points.shape[0] > MAX_PIECES:
+                raise ValueError(f"product: more than {MAX_PIECES} linear pieces on [0, 1]^2 (MAX_PIECES); its error "
+                                 f"cannot be read exactly within the budget")
+        valid = torch.arange(points.shape[1], device=device) < count[:, None]
+        centre = (points * valid[..., None]).sum(1) / count[:, None]
+        slope, offset = slope[parent], offset[parent]
+        active = ((slope * centre[:, None, :]).sum(-1) + offset > 0).to(torch.float64)  # the piece's pattern
+        slope = torch.einsum("ow,pwc->poc", weight, active[..., None] * slope)
+        offset = (active * offset) @ weight.T + bias
+    return points, count, (torch.einsum("pwc,pkc->pkw", slope, points) + offset[:, None, :])[..., 0]
+
+
+def product_error(block: nn.Sequential) -> float:
+    """:math:`\\sup_{[0,1]^2}|P(a, b) - ab|`, exactly (to rounding), for a ReLU network :math:`P` of two inputs.
+
+    Parameters
+    ----------
+    block : nn.Sequential
+        The product :math:`P` (evaluated through its affine maps).
+
+    Returns
+    -------
+    float
+        The supremum, attained on an edge of a linear piece (:func:`linear_pieces_2d`).
+
+    Notes
+    -----
+    On each piece :math:`P - ab` is affine minus :math:`ab`, a harmonic function, so its modulus is
+    largest on the piece's boundary; along an edge it is a quadratic in the edge's parameter, whose
+    maximum is at an end or at its vertex, both evaluated. No defect is too small or too slanted to
+    be seen; kinks closer than ``KINK_RTOL`` of a piece's range merge. The same weights are read once.
+
+    Examples
+    --------
+    >>> from nnproofs.gadgets import yarotsky_product
+    >>> round(product_error(yarotsky_product(4)) * 4**4, 12)
+    1.0
+    """
+    maps = affine_maps(block)
+    key = hashlib.sha256(b"".join(m.detach().cpu().to(torch.float64).numpy().tobytes() + str(tuple(m.shape)).encode()
+                                  for pair in maps for m in pair)).hexdigest()
     if key not in _READ:  # the same weights read once (a check calls every s, a page calls the same products again)
-        _READ[key] = _product_errors(block, lines, seed)
+        _READ[key] = _product_error(block)
         while len(_READ) > 64:
             _READ.pop(next(iter(_READ)))
     return _READ[key]
 
 
-_READ: dict[tuple, tuple[float, float]] = {}
+_READ: dict[str, float] = {}
 
 
-def _product_errors(block: nn.Sequential, lines: int, seed: int) -> tuple[float, float]:
-    device = affine_maps(block)[0][0].device
-    generator = torch.Generator().manual_seed(seed)
-    ends = torch.tensor([0.0, 1.0], dtype=torch.float64, device=device)
-    critical = first_layer_lines(block)
-    worst, recurring = torch.zeros(3, dtype=torch.float64), [ends[:0], ends[:0]]  # shared, coarse, refined lines
-    for step, axis in enumerate((0, 1, 0)):  # lines along `axis`, at these values of the other coordinate
-        jittered = [((torch.arange(n, dtype=torch.float64) + torch.rand(n, generator=generator, dtype=torch.float64))
-                     / n).to(device) for n in (lines, 2 * lines)] if step < 2 else [ends[:0]] * 2
-        shared = torch.cat([critical[1 - axis], ends, recurring[1 - axis]])
-        which = torch.cat([torch.full((len(p),), i, device=device) for i, p in enumerate([shared] + jittered)])
-        errors, recurring[axis] = errors_on_lines(block, axis, torch.cat([shared] + jittered))
-        worst = torch.maximum(worst, torch.zeros(3, dtype=torch.float64, device=device).scatter_reduce(
-            0, which, errors, "amax").cpu())
-        recurring[1 - axis] = ends[:0]  # read once
-    return float(worst[[0, 1]].max()), float(worst[[0, 2]].max())
-
-
-def errors_on_lines(block: nn.Sequential, axis: int, positions: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """:math:`\\max|P - ab|` on each line along ``axis`` at ``positions``, and the kinks found on two lines or more.
-
-    A kink that recurs at the same coordinate (to :math:`2^{-40}`) on two lines lies, generically, on a kink
-    line of ``block`` across the other axis: :func:`product_errors` reads the lines through it too, where a
-    defect confined by such kinks in both directions is crossed.
-    """
-    errors, kinks = [], []
-    base = torch.zeros(positions.numel(), 2, dtype=torch.float64, device=positions.device)
-    base[:, 1 - axis] = positions
-    direction = torch.zeros_like(base)
-    direction[:, axis] = 1.0
-    for chunk in range(0, positions.numel(), LINE_CHUNK):
-        x, line = line_partition(block, base[chunk : chunk + LINE_CHUNK], direction[chunk : chunk + LINE_CHUNK])
-        error = (forward_columns(block, x)[:, 0] - x[:, 0] * x[:, 1]).abs()
-        errors.append(torch.zeros(int(line[-1]) + 1, dtype=torch.float64, device=x.device).scatter_reduce(
-            0, line, error, "amax"))
-        inside = (x[:, axis] > 0) & (x[:, axis] < 1)
-        key = torch.round(x[inside, axis] * 2.0**40).long() + (line[inside] << 41)  # a kink once per line
-        kinks.append(torch.unique(key) & ((1 << 41) - 1))
-    values, counts = torch.unique(torch.cat(kinks), return_counts=True)
-    return torch.cat(errors), values[counts >= 2].to(torch.float64) * 2.0**-40
-
-
-LINE_CHUNK = 128  # lines partitioned at once by product_error
+def _product_error(block: nn.Sequential) -> float:
+    vertices, count, values = linear_pieces_2d(block)
+    slot = torch.arange(vertices.shape[1], device=vertices.device)
+    valid = slot < count[:, None]
+    error = values - vertices[..., 0] * vertices[..., 1]
+    following = (slot + 1) % count[:, None]
+    error_next = error.gather(1, following)
+    step = vertices.gather(1, following[..., None].expand_as(vertices)) - vertices
+    curvature = step[..., 0] * step[..., 1]  # along an edge, e(t) = (1 - t) e_0 + t e_1 + curvature t (1 - t)
+    top = 0.5 + (error_next - error) / (2 * torch.where(curvature != 0, curvature, 1.0))
+    inside = valid & (curvature != 0) & (top > 0) & (top < 1)
+    top = torch.where(inside, top, 0.0)
+    at_top = (1 - top) * error + top * error_next + curvature * top * (1 - top)
+    ends, tops = torch.where(valid, error.abs(), 0.0), torch.where(inside, at_top.abs(), 0.0)
+    return float(torch.maximum(ends.amax(), tops.amax()))
 
 
 class ReLUSparseGridNetwork(nn.Module):

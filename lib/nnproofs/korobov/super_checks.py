@@ -21,7 +21,7 @@ from ..validate import nonnegative_int, positive_int
 from .bit_table import PROBE_BAND
 from .network_b import band_profile, super_approximation_network
 from .network_c import partitioned_network
-from .smoothness import read_class, require_reading, verdict
+from .smoothness import read_class, require_reading, steady, verdict
 from .sizes import (NONZERO_KEY, PARAMETER_DIGITS, require_coefficient_scale, require_count, require_smoothness,
                     require_wl)
 
@@ -72,6 +72,7 @@ def _network_b_errors(f: Callable, m: int, W: int, L: int, d: int, coefficient_b
     }
 
 
+@steady
 def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: int, WL: Sequence[tuple[int, int]],
                               d: int = 1, coefficient_bits: int | None = None, samples: int = 4096,
                               p: int = 1, coefficient_scale: float = 1.0) -> RateCheck:
@@ -223,6 +224,7 @@ DERIVATIVE_SAMPLES = 2048  # at least this many points, and at least one in ever
 MAX_DERIVATIVE_SAMPLES = 64 * DERIVATIVE_SAMPLES
 
 
+@steady
 def check_super_approximation_derivative(f: Callable[[torch.Tensor], torch.Tensor], *, m: int,
                                          WL: Sequence[tuple[int, int]], products: str = "W1",
                                          samples: int = DERIVATIVE_SAMPLES, seed: int = 3) -> RateCheck:
@@ -324,6 +326,7 @@ def check_super_approximation_derivative(f: Callable[[torch.Tensor], torch.Tenso
 
 
 
+@steady
 def check_partitioned_network(f: Callable[[torch.Tensor], torch.Tensor], *, WL: Sequence[tuple[int, int]],
                               shift: bool = True, samples: int = DERIVATIVE_SAMPLES, seed: int = 3) -> RateCheck:
     """Theorem ``thm-korobov-sobolev``, :math:`d = 1`, :math:`m = 2`: :math:`|f - \\Phi_C|_{W^1_2} \\approx C(WL)^{-2}`, everywhere.
