@@ -172,3 +172,12 @@ def test_trained_comparisons_read_the_polynomial_and_the_counted_maps():
     net[0].register_forward_hook(lambda module, args, out: 2 * out)
     with pytest.raises(TypeError, match="forward hooks"):
         honest.with_trained(net)
+
+
+def test_a_build_in_other_variables_is_refused_by_the_shapes_it_counts():
+    """Test points are drawn in the dimension of the variables passed; a network of another input dimension is refused
+    (a build in fewer variables used to index the reference beyond its inputs)."""
+    def fewer(poly, variables, **options):
+        return rep.sharpened_representation(X[0] ** 2, X[:2], **options)
+    with pytest.raises(ValueError, match=r"must have maps of shapes \[\(1000, 4\).*got \[\(1000, 2\)"):
+        rep.check_unbiasedness(F, X, **SMALL, build=fewer)

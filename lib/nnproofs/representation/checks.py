@@ -83,12 +83,13 @@ def _representation_and_test_points(poly, variables, sigma, inputs, build, seed:
     if not fields.weights:
         raise ValueError(f"poly = {poly} is constant: there is nothing to approximate, the error is 0 for every n")
     centred, constant = centred_polynomial(poly, variables)
+    d = len(sym.check_variables(variables))
     g = torch.Generator(device=fields.device).manual_seed(seed)
-    x = sample_inputs(test_points, fields.dimension, inputs, generator=g)
+    x = sample_inputs(test_points, d, inputs, generator=g)
     fx = centred(x)
 
     def error(n: int) -> tuple[torch.Tensor, float]:
-        maps = counted(rep.sample(n, generator=g), f"build's sample({n})", d=fields.dimension, n=n)
+        maps = counted(rep.sample(n, generator=g), f"build's sample({n})", d=d, n=n)
         return centred_values(maps, x, constant) - fx, float(maps[1].max())
 
     return fields, _represents(fields, poly, variables), x, error
