@@ -149,6 +149,7 @@ def test_dimension_stability_reads_the_sampler_it_speaks_of():
     assert rep.check_dimension_stability(_target, ds).verdict == "PASSED"
     wrong = rep.check_dimension_stability(_target, ds, build=_subclass_build(WrongBias))
     assert wrong.verdict == "INCONCLUSIVE" and "does not draw the library's networks" in wrong.inconclusive
+    assert not wrong.requirements[rep.checks.DIMENSION_REPRESENTS]  # it says "... which the build uses"
     replaced = rep.check_dimension_stability(_target, ds, build=_hooked("bias"))  # sample set on the instance
     assert replaced.verdict == "INCONCLUSIVE" and "does not draw the library's networks" in replaced.inconclusive
     with pytest.raises(TypeError, match="forward hooks"):

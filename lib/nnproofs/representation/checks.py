@@ -674,7 +674,7 @@ def check_dimension_stability(
         f"dimension stability of B = Σ√M_k ({inputs}), d in {ds}",
         ds, bounds, expected=0.0, tolerance=slope_tolerance, sense="<=", quantity="slope of B = Σ√M_k against d",
         requirements={
-            DIMENSION_REPRESENTS: bool(represents),
+            DIMENSION_REPRESENTS: bool(represents) and not own_sampler,
             f"{REPRESENTS_POLY}, target(d) at every d": bool(represents_poly),
             "√M_k/‖f_k‖_F does not increase from one d to the next": monotone,
             "√M_k/‖f_k‖_F <= our dimension-free ceiling C_k": bool(ceilings_hold),
