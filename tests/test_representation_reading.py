@@ -182,3 +182,16 @@ def test_a_build_in_other_variables_is_refused_by_the_shapes_it_counts():
         return rep.sharpened_representation(X[0] ** 2, X[:2], **options)
     with pytest.raises(ValueError, match=r"must have maps of shapes \[\(1000, 4\).*got \[\(1000, 2\)"):
         rep.check_unbiasedness(F, X, **SMALL, build=fewer)
+
+
+def test_a_comparison_subclass_is_refused():
+    class Flattering(ns.Comparison):
+        def sign_gain(self, weighting):
+            return 1.0
+
+    v = X[:3]
+    sizes = {"width": 16, "points": 64, "steps": 20, "representation_width": 2000, "test_points": 100}
+    honest = ns.compare_trained(v[0] ** 2 - v[1] * v[2], v, **sizes)
+    flattering = Flattering(**{f: getattr(honest, f) for f in honest.__dataclass_fields__})
+    with pytest.raises(TypeError, match="comparison must be a Comparison .*not a subclass"):
+        ns.check_comparison(flattering)

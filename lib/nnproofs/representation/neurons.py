@@ -314,7 +314,7 @@ def _movement(comparison: Comparison) -> dict[str, bool]:
 
 def _check_null(null, comparison: Comparison) -> None:
     """``null`` must be ``comparison``'s training on permuted targets: same setting, same polynomial."""
-    if not (isinstance(null, Comparison) and null.setting["permute_targets"]):
+    if not (type(null) is Comparison and null.setting["permute_targets"]):
         raise TypeError("null must be a Comparison trained on permuted targets (compare_trained(...,"
                         f" permute_targets=True)), got {null!r:.80}")
     differ = {key: (value, null.setting.get(key)) for key, value in comparison.setting.items()
@@ -351,8 +351,9 @@ def check_comparison(comparison: Comparison, *, null: Comparison | None = None, 
     ``judge_fit=False`` drops the absolute threshold ``FIT_MAX`` (set on the chapter's polynomial and sizes) and keeps
     the requirement that training improved the fit: it still rejects a network that was never trained.
     """
-    if not isinstance(comparison, Comparison):
-        raise TypeError(f"comparison must be a Comparison (see compare_trained), got {type(comparison).__name__}")
+    if type(comparison) is not Comparison:  # a subclass may replace the methods the check reads
+        raise TypeError(f"comparison must be a Comparison (see compare_trained; not a subclass), got"
+                        f" {type(comparison).__name__}")
     judge_fit = flag("judge_fit", judge_fit)
     if null is not None:
         _check_null(null, comparison)
