@@ -114,13 +114,14 @@ def test_nonpositive_bias_network_is_the_same_function():
 
 
 def test_feature_validation_errors():
-    with pytest.raises(TypeError, match="net must be a torch.nn.Sequential"):
+    exactly = r"net must be exactly nn.Sequential\(nn.Linear\(d, n\), nn.ReLU\(\), nn.Linear\(n, 1\)\)"
+    with pytest.raises(TypeError, match=exactly + ".*got Linear"):
         ns.neuron_features(nn.Linear(3, 1))
-    with pytest.raises(ValueError, match=r"1 hidden layer\(s\) and 2 output"):
+    with pytest.raises(ValueError, match=r"net must have maps of shapes .*\(1, 4\).*\(2, 4\)"):
         ns.neuron_features(relu_network([(W, B), (torch.ones(2, 4), torch.zeros(2))]))
-    with pytest.raises(ValueError, match=r"2 hidden layer\(s\)"):
+    with pytest.raises(TypeError, match=exactly + r".*got Sequential\(Linear, ReLU, Linear, ReLU, Linear\)"):
         ns.neuron_features(relu_network([(W, B), (torch.eye(4), torch.zeros(4)), (U, torch.zeros(1))]))
-    with pytest.raises(TypeError, match=r"net\[1\] must be ReLU, got Tanh"):
+    with pytest.raises(TypeError, match=exactly + r".*got Sequential\(Linear, Tanh, Linear\)"):
         ns.neuron_features(nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 1)))
     with pytest.raises(ValueError, match=r"net\[0\].weight\[2\] is zero"):
         ns.neuron_features(hand_built(w=W * torch.tensor([[1.0], [1.0], [0.0], [1.0]])))

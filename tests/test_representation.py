@@ -480,8 +480,7 @@ def test_dimension_stability_requires_a_representation(build):
     """The controls' M_k are those of a representation: without the identity the old check passed them."""
     check = rep.check_dimension_stability(rep.default_target, [2, 5, 10], build=build)
     assert not check.passed
-    assert [text for text, held in check.requirements.items() if not held] == [
-        "the build represents f at every d (exact identities, biases <= 0, unscaled outputs)"]
+    assert [text for text, held in check.requirements.items() if not held] == [rep.checks.DIMENSION_REPRESENTS]
 
 
 def test_representations_pass_their_exact_identities():

@@ -15,6 +15,8 @@ The public API, by the chapter's labels:
   :func:`check_dimension_stability`, :func:`compare_constants`; the second moments of :mod:`.moments`
   (:func:`radial_second_moment`, :func:`sphere_weight_moment`, :func:`dimension_free_constant`,
   :func:`dimension_free_limit`);
+* what the checks read of a reader's build (:mod:`.reading`): the library's copy of its fields, exactly
+  ``Sequential(Linear, ReLU, Linear)`` networks evaluated from their counted maps, :math:`f` from the polynomial;
 * controls (:mod:`.controls`): :func:`unsharpened_control`, :func:`forward_heat_control`, :func:`bias_sign_control`,
   :func:`mean_scaled_control`;
 * the chapter's targets and sizes (:mod:`.targets`);

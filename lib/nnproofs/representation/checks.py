@@ -24,6 +24,7 @@ from ..validate import (
 from . import symbolic as sym
 from .moments import MOMENT_MAX_DIMENSION, MOMENT_RTOL, _scales
 from .quadrature import funk_hecke_eigenvalue
+from .reading import centred_polynomial, centred_values, counted, library_copy
 from .sampling import (
     KERNELS,
     SYMBOLIC_WORK,
@@ -46,7 +47,6 @@ FAILURE_MEDIAN_MIN = 0.5  # heavy_tail (b): a failure counts only where the medi
 RATIO_MIN_N = 1000  # smallest width: below it the heavy tails of u ∝ exp(S²/(2β²)) make replicate statistics erratic
 RATE_MIN_REPLICATES = 10  # replicates per width: at 5, correct constructions were rejected on 4 of 100 seeds (seed
 #   sweep test_rate_claim_holds_at_the_minimum_replicates_on_seeds_the_chapter_never_uses)
-EVAL_BLOCK = 2**18  # hidden activations per block of test points in _centred_values (2 MiB of float64)
 UNBIASED_FALSE_REJECTION = 1e-6  # check_unbiasedness: the tail probability of each threshold, the (1 − 1e-6) quantile
 #   of χ²_k/k with k the errors' effective number of directions (effective_directions); measured false rejections:
 #   test_unbiasedness_false_rejections_over_200_seeds
@@ -61,6 +61,7 @@ FAILURE_MAX_RESOLUTION = 0.05  # check_unbiasedness: up to this r a failure is F
 #   resolved; above it heavy-tailed correct constructions exceed the thresholds, and the verdict stays INCONCLUSIVE
 SAMPLING_OPS = 20  # _sampling_cost: operations per coordinate of a neuron's random draws (normal, χ, multinomial)
 NETWORK_OVERHEAD = 10**6  # _sampling_cost: one sampled network's fixed cost (Python, allocation), in operations
+SAMPLER_PROBE_WIDTH = 256  # check_dimension_stability: width of the network that shows the sampler is the library's
 MAX_DIMENSIONS = 32  # entries of ds in check_dimension_stability and compare_constants
 UNBIASED_MAX_POOLED_WIDTH = 16_000_000  # check_unbiasedness: the budget of pooled neurons (replicates × width) at ci,
 #   times nnproofs.budget.factor(), about 2 s of one core per million at 100 test points; the width it chooses also
@@ -69,28 +70,43 @@ EIGEN_MAX_WORK = 2e6  # check_eigenvalues: len(ds)·k_max⁴/8 rational operatio
 
 
 def _representation_and_test_points(poly, variables, sigma, inputs, build, seed: int, test_points: int):
-    """``build``'s representation of ``poly``, whether it represents ``poly`` (:func:`_represents`), a seeded generator,
-    ``test_points`` inputs and the representation's :math:`f - f_0` on them."""
+    """What a sampled check reads of ``build``'s representation of ``poly``: the library's representation of its
+    fields (:func:`_built`; predictions and :math:`M_k`), whether it represents ``poly`` (:func:`_represents`),
+    ``test_points`` inputs of a seeded generator, and ``error(n)``: one width-``n`` network of the build's sampler,
+    read by :func:`reading.counted`, its error :math:`f_n - f` at the inputs (:math:`f` from ``poly``, never from the
+    build's object) and its largest first-layer bias."""
     input_law(inputs)
     seed = nonnegative_int("seed", seed)
     if seed >= 2**63:
         raise ValueError(f"seed must be < 2**63 (a torch generator seed), got {seed}")
-    rep = _built(build, poly, variables, sigma, inputs)
-    if not rep.weights:
+    rep, fields = _built(build, poly, variables, sigma, inputs)
+    if not fields.weights:
         raise ValueError(f"poly = {poly} is constant: there is nothing to approximate, the error is 0 for every n")
-    g = torch.Generator(device=rep.device).manual_seed(seed)
-    x = sample_inputs(test_points, rep.dimension, inputs, generator=g)
-    return rep, _represents(rep, poly, variables), g, x, rep.centred_target(x)
+    centred, constant = centred_polynomial(poly, variables)
+    d = len(sym.check_variables(variables))
+    g = torch.Generator(device=fields.device).manual_seed(seed)
+    x = sample_inputs(test_points, d, inputs, generator=g)
+    fx = centred(x)
+
+    def error(n: int) -> tuple[torch.Tensor, float]:
+        maps = counted(rep.sample(n, generator=g), f"build's sample({n})", d=d, n=n)
+        return centred_values(maps, x, constant) - fx, float(maps[1].max())
+
+    return fields, _represents(fields, poly, variables), x, error
 
 
 REPRESENTS_POLY = "the build represents the poly passed: same variables, parts summing to poly − f_0, constant f_0 (exact)"
 
 
+DIMENSION_REPRESENTS = ("the build's fields represent f at every d in the library's sampler, which the build uses"
+                        " (exact identities, biases <= 0, unscaled outputs)")
+
+
 def _represents(rep: SharpenedRepresentation, poly, variables) -> bool:
     """Whether ``rep`` is a representation of ``poly`` itself, not of another polynomial: the same variables in the same
     order, parts whose sum is :math:`f - f_0` (exact rationals, :func:`representation_symbolic.homogeneous_parts`) and
-    the constant :math:`f_0` (as the float64 field holds it). Every check measures against ``rep``; this joint ties
-    ``rep`` to the polynomial the reader passed (design.md rule 10)."""
+    the constant :math:`f_0` (as the float64 field holds it). The predictions are computed from ``rep``'s fields; this
+    joint ties them to the polynomial the reader passed (design.md rule 10)."""
     variables = sym.check_variables(variables)
     parts = sym.homogeneous_parts(poly, variables)
     constant = parts.pop(0, sympy.Integer(0))
@@ -100,29 +116,28 @@ def _represents(rep: SharpenedRepresentation, poly, variables) -> bool:
     return sympy.expand(sum(rep.parts.values(), zero) - sum(parts.values(), zero)) == 0
 
 
-def _built(build, poly, variables, sigma, inputs) -> SharpenedRepresentation:
-    """``build(poly, variables, sigma=sigma, inputs=inputs)``, else a TypeError naming ``build``."""
+def _built(build, poly, variables, sigma, inputs) -> tuple[SharpenedRepresentation, SharpenedRepresentation]:
+    """``build(poly, variables, sigma=sigma, inputs=inputs)`` (else a TypeError naming ``build``) and the library's
+    :class:`SharpenedRepresentation` of its fields: every prediction, moment and identity a check reads is computed by
+    the library from the fields, never by a method the build's class or instance may replace (design.md rule 9)."""
     if not callable(build):
         raise TypeError(f"build must be a callable like sharpened_representation, got {type(build).__name__}")
+    name = getattr(build, "__name__", "build")
     try:
         rep = build(poly, variables, sigma=sigma, inputs=inputs)
     except (TypeError, ValueError, ArithmeticError) as error:
         kind = ValueError if isinstance(error, (ValueError, ArithmeticError)) else TypeError
-        raise kind(f"build({getattr(build, '__name__', 'build')}) refused poly/sigma/inputs: {error}") from error
-    if not isinstance(rep, SharpenedRepresentation):
-        raise TypeError(f"build must return a SharpenedRepresentation, got {type(rep).__name__}")
-    return rep
+        raise kind(f"build({name}) refused poly/sigma/inputs: {error}") from error
+    return rep, library_copy(rep, "build")
 
 
-def _centred_values(net, x: torch.Tensor, constant: float) -> torch.Tensor:
-    """:math:`f_n(x) - f_0` for ``net = Sequential(Linear(d, n), ReLU, Linear(n, 1))`` (``F.linear`` arithmetic, in blocks
-    of rows whose ``EVAL_BLOCK`` hidden activations stay in cache): the hidden layer's contribution plus the exact
-    difference of the output bias and :math:`f_0` (0 for a correct build), so a large constant costs no digits."""
-    (w, b), u = (net[0].weight, net[0].bias), net[2].weight[0]
-    offset = float(net[2].bias) - constant
-    with torch.no_grad():
-        return torch.cat([torch.mv(torch.addmm(b, block, w.T).clamp_(min=0), u)
-                          for block in x.split(max(1, EVAL_BLOCK // w.shape[0]))]) + offset
+def _library_sampler(rep: SharpenedRepresentation, fields: SharpenedRepresentation) -> bool:
+    """Whether ``rep.sample`` draws the library's networks of ``fields`` (:func:`_built`): at seed 0 and width
+    ``SAMPLER_PROBE_WIDTH`` its counted maps equal those of ``fields.sample`` bit for bit. A sampler of another law
+    (a subclass, a ``sample`` set on the instance) draws other weights."""
+    drawn = [counted(s.sample(SAMPLER_PROBE_WIDTH, generator=torch.Generator(device=fields.device).manual_seed(0)),
+                     "build's sample()", d=fields.dimension, n=SAMPLER_PROBE_WIDTH) for s in (rep, fields)]
+    return all(torch.equal(a, b) for a, b in zip(*drawn))
 
 
 def heavy_tail(draws: Sequence[Sequence[float]], predictions: Sequence[float], *, failed: bool) -> str:
@@ -296,6 +311,9 @@ def check_monte_carlo_rate(
     ------
     ValueError
         For bad sizes, :math:`d = 1`, or a cost beyond :func:`nnproofs.budget.work`, naming the parameter.
+    TypeError
+        For a ``build`` whose networks are not exactly ``nn.Sequential(nn.Linear, nn.ReLU, nn.Linear)`` (no
+        subclasses, other layers, hooks or replaced ``forward``): the checks evaluate the maps they count.
 
     Examples
     --------
@@ -341,15 +359,15 @@ def check_monte_carlo_rate(
             " 400-429: median MSE/prediction 0.08 at n = 1000 rising to 0.24 at n = 8000, mean-based slope −0.34 on average"
             " instead of −0.5, a correct construction rejected at seed 402; on the ball [-1, 1]: 0.10 rising to 0.29,"
             " rejected at seed 416)")
-    rep, represents, g, x, fx = _representation_and_test_points(poly, variables, sigma, inputs, build, seed, test_points)
+    rep, represents, x, error = _representation_and_test_points(poly, variables, sigma, inputs, build, seed, test_points)
     mse, mse_se, predicted, worst_bias, frac_above, medians, draws = [], [], [], -math.inf, [], [], []
     bound = rep.rms_bound(inputs)
     for n in ns:
         errors = []
         for _ in range(replicates):
-            net = rep.sample(n, generator=g)
-            errors.append(float(((_centred_values(net, x, rep.constant) - fx) ** 2).mean()))
-            worst_bias = max(worst_bias, float(net[0].bias.max()))
+            e, bias = error(n)
+            errors.append(float((e**2).mean()))
+            worst_bias = max(worst_bias, bias)
         mse.append(float(np.mean(errors)))
         mse_se.append(float(np.std(errors, ddof=1) / math.sqrt(replicates)))
         predicted.append(rep.predicted_mse(n, inputs))
@@ -447,6 +465,9 @@ def check_unbiasedness(
     ------
     ValueError
         For bad sizes, :math:`d = 1`, a given width beyond the budget, or a test point no neuron reaches.
+    TypeError
+        For a ``build`` whose networks are not exactly ``nn.Sequential(nn.Linear, nn.ReLU, nn.Linear)`` (no
+        subclasses, other layers, hooks or replaced ``forward``): the checks evaluate the maps they count.
 
     Examples
     --------
@@ -485,7 +506,7 @@ def check_unbiasedness(
     budget.refuse_beyond("replicates × width × test_points", (replicates, width, test_points),
                          cost=_sampling_cost(width or UNBIASED_MIN_WIDTH, replicates, test_points, d), limit=limit,
                          unit="operations")
-    rep, represents, g, x, fx = _representation_and_test_points(poly, variables, sigma, inputs, build, seed, test_points)
+    rep, represents, x, error = _representation_and_test_points(poly, variables, sigma, inputs, build, seed, test_points)
     per_neuron, variance = rep.predicted_mse(1, inputs), rep.target_variance(inputs)
     beyond = ""
     if width is None:
@@ -496,18 +517,19 @@ def check_unbiasedness(
         widest = min(pooled_max // replicates, int((limit - _sampling_cost(0, replicates, test_points, d)) // per_width))
         if width > widest:
             width = max(UNBIASED_MIN_WIDTH, widest)
+            factor_needed = max(replicates * needed / UNBIASED_MAX_POOLED_WIDTH,
+                                _sampling_cost(needed, replicates, test_points, d) / budget.WORK)
             beyond = (f"the width {needed} needed for 4r <= {DETECTION_LIMIT:g} ({replicates} replicates,"
                       f" {test_points} test points) is beyond the budget of {pooled_max:.3g} pooled neurons"
                       f" (UNBIASED_MAX_POOLED_WIDTH) and {limit:.3g} operations (nnproofs.budget.work), each times"
-                      f" BOOK_BUDGET_FACTOR {budget.factor():g}")
+                      f" BOOK_BUDGET_FACTOR {budget.factor():g}; BOOK_BUDGET_FACTOR >= {factor_needed:.3g} decides it")
         budget.refuse_beyond("replicates × width × test_points (the chosen width)", (replicates, width, test_points),
                              cost=_sampling_cost(width, replicates, test_points, d), limit=limit, unit="operations")
     errors = torch.empty(replicates, test_points, dtype=torch.float64, device=rep.device)
     worst_bias = -math.inf
     for r in range(replicates):
-        net = rep.sample(width, generator=g)
-        errors[r] = _centred_values(net, x, rep.constant) - fx
-        worst_bias = max(worst_bias, float(net[0].bias.max()))
+        errors[r], bias = error(width)
+        worst_bias = max(worst_bias, bias)
     spread = errors.std(0)
     if not (spread > 0).all():
         j = int(torch.argmin(spread))
@@ -580,8 +602,8 @@ def check_dimension_stability(
 
     For each :math:`d` in ``ds``, ``target(d)`` is built with ``build`` and its :math:`\\sqrt{M_k}` are computed
     exactly (:meth:`SharpenedRepresentation.second_moments`; nothing is sampled). Rate: the slope of :math:`B(d)`
-    against :math:`d` is at most ``slope_tolerance``. Requirements: the build represents :math:`f` at every
-    :math:`d` (exact identities, biases :math:`\\le 0`, unscaled outputs), and represents ``target(d)`` itself; each
+    against :math:`d` is at most ``slope_tolerance``. Requirements: the build's fields represent :math:`f` at every
+    :math:`d` (exact identities, biases :math:`\\le 0`, unscaled outputs), and represent ``target(d)`` itself; each
     :math:`\\sqrt{M_k}/\\|f_k\\|_F` does not increase from one :math:`d` to the next (up to ``MOMENT_RTOL``) and stays
     below the dimension-free ceiling :math:`C_k` (:func:`dimension_free_constant`).
 
@@ -616,7 +638,9 @@ def check_dimension_stability(
     Notes
     -----
     The stability is relative to the Fischer norm: :math:`|x|^2` has :math:`\\|\\cdot\\|_F = \\sqrt{2d}` and fails.
-    The controls share the correct construction's :math:`M_k` and fail only the first requirement.
+    The controls share the correct construction's :math:`M_k` and fail only the first requirement. The check reads
+    the fields and the library's sampler: a build whose ``sample`` draws other networks (one probe at seed 0,
+    ``SAMPLER_PROBE_WIDTH``) gets INCONCLUSIVE; its sampler is for :func:`check_unbiasedness` to test.
     """
     if not callable(target):
         raise TypeError(f"target must be a callable d -> (poly, variables), got {type(target).__name__}")
@@ -631,12 +655,14 @@ def check_dimension_stability(
         raise ValueError(f"slope_tolerance must be >= 0, got {slope_tolerance!r}")
     build = sharpened_representation if build is None else build
     ratios: dict[int, list[float]] = {}
-    bounds, ceilings_hold, represents, represents_poly = [], True, True, True
+    bounds, ceilings_hold, represents, represents_poly, own_sampler = [], True, True, True, []
     for d in ds:
         poly, variables = _target_at(target, d)
-        rep = _built(build, poly, variables, sigma, inputs)
+        sampler, rep = _built(build, poly, variables, sigma, inputs)
         if not rep.weights:
             raise ValueError(f"target({d}) is constant: nothing to approximate")
+        if not _library_sampler(sampler, rep):
+            own_sampler.append(d)
         represents &= rep.represents_target()
         represents_poly &= _represents(rep, poly, variables)
         for k, c in rep.constants(inputs).items():
@@ -648,11 +674,15 @@ def check_dimension_stability(
         f"dimension stability of B = Σ√M_k ({inputs}), d in {ds}",
         ds, bounds, expected=0.0, tolerance=slope_tolerance, sense="<=", quantity="slope of B = Σ√M_k against d",
         requirements={
-            "the build represents f at every d (exact identities, biases <= 0, unscaled outputs)": bool(represents),
+            DIMENSION_REPRESENTS: bool(represents) and not own_sampler,
             f"{REPRESENTS_POLY}, target(d) at every d": bool(represents_poly),
             "√M_k/‖f_k‖_F does not increase from one d to the next": monotone,
             "√M_k/‖f_k‖_F <= our dimension-free ceiling C_k": bool(ceilings_hold),
         },
+        inconclusive=(f"at d = {own_sampler} the build's sample() does not draw the library's networks of its fields"
+                      f" (seed 0, width {SAMPLER_PROBE_WIDTH}, compared bit for bit): this check reads the fields"
+                      " (kernels, σ, β, bias sign, output scale) and the library's sampler, not another sampler; test"
+                      " that one with check_unbiasedness and check_monte_carlo_rate") if own_sampler else "",
         notes={"d": ds, "B": bounds, **{f"√M_{k}/‖f_{k}‖_F": v for k, v in ratios.items()}},
     )
 

@@ -38,9 +38,10 @@ from torch import nn
 
 from .. import device as book_device
 from ..measure import input_law, sample_inputs
-from ..networks import affine_maps, relu_network
+from ..networks import relu_network
 from ..rates import RateCheck, rate_check
 from ..validate import flag, nonnegative_int, positive_int
+from .reading import centred_polynomial, centred_values, counted, library_copy
 from .sampling import SharpenedRepresentation, sharpened_representation
 from .training import LEARNING_RATE, Training, initial_network, train_two_layer  # noqa: F401 (Training: re-exported)
 
@@ -139,25 +140,11 @@ class NeuronFeatures:
         return self.offset[order], np.cumsum(weights[order]) / weights.sum()
 
 
-def _two_layer_maps(net: nn.Module) -> list[tuple[torch.Tensor, torch.Tensor]]:
-    maps = affine_maps(net, "net")
-    if len(maps) != 2 or maps[1][0].shape[0] != 1:
-        raise ValueError("net must be Sequential(Linear(d, n), ReLU, Linear(n, 1)) (one hidden layer, one output);"
-                         f" got {len(maps) - 1} hidden layer(s) and {maps[-1][0].shape[0]} output(s)")
-    return maps
-
-
 def neuron_features(net: nn.Module, inputs: str = "sphere") -> NeuronFeatures:
     """The :class:`NeuronFeatures` of ``net = Sequential(Linear(d, n), ReLU, Linear(n, 1))`` (what
     :meth:`SharpenedRepresentation.sample` and :func:`train_two_layer` return) for inputs uniform on the unit
     ``"sphere"`` or ``"ball"``; the activity weights use the exact :func:`relu_second_moment`."""
-    maps = _two_layer_maps(net)
-    (w, b), (u, _) = [(weight.detach().cpu().double().numpy(), bias.detach().cpu().double().numpy())
-                      for weight, bias in maps]
-    for name, value in (("net[0].weight", w), ("net[0].bias", b), ("net[2].weight", u)):
-        if not np.isfinite(value).all():
-            index = tuple(int(i) for i in np.unravel_index(int(np.argmin(np.isfinite(value))), value.shape))
-            raise ValueError(f"{name}{list(index)} = {float(value[index])}: every parameter must be finite")
+    w, b, u, _ = (t.cpu().numpy() for t in counted(net, "net"))
     norms = np.linalg.norm(w, axis=1)
     if not (norms > 0).all():
         i = int(np.argmin(norms))
@@ -183,7 +170,7 @@ def nonpositive_bias_network(net: nn.Module) -> nn.Sequential:
     :math:`u_i(\\langle w_i, x\\rangle + b_i)`; the summed linear part :math:`\\langle a, x\\rangle = \\rho(\\langle a, x\\rangle) -
     \\rho(-\\langle a, x\\rangle)` takes two neurons with bias 0, so the width grows by 2.
     """
-    (w, b), (u, c) = _two_layer_maps(net)
+    w, b, u, c = counted(net, "net")
     flip = b > 0
     a = (u[0, flip, None] * w[flip]).sum(0)
     sign = torch.where(flip, -1.0, 1.0).to(w)
@@ -194,8 +181,7 @@ def nonpositive_bias_network(net: nn.Module) -> nn.Sequential:
 
 def _relative_mse(net: nn.Module, x: torch.Tensor, fx: torch.Tensor) -> float:
     """:math:`\\|f_{\\rm net} - f\\|^2/\\|f - Ef\\|^2` on the points ``x`` with values ``fx``."""
-    with torch.no_grad():
-        return float(((net(x)[:, 0] - fx) ** 2).mean() / fx.var(correction=0))
+    return float(((centred_values(counted(net, "net"), x, 0.0) - fx) ** 2).mean() / fx.var(correction=0))
 
 
 @dataclass(frozen=True)
@@ -238,20 +224,18 @@ class Comparison:
     def with_representation(self, representation: SharpenedRepresentation, *, seed: int | None = None) -> Comparison:
         """The same initialisation and trained network against a width-``representation_width`` sample of another
         ``representation`` (drawn with ``seed``, default the comparison's): no retraining."""
-        if not isinstance(representation, SharpenedRepresentation):
-            raise TypeError(f"representation must be a SharpenedRepresentation, got {type(representation).__name__}")
+        fields = library_copy(representation, "representation")  # the library's target of its fields
         d = self.setting["d"]
-        if representation.dimension != d:
+        if fields.dimension != d:
             raise ValueError(f"representation must be of a polynomial in d = {d} variables (this comparison's),"
-                             f" got d = {representation.dimension}")
-        x = self.test_inputs.to(representation.device)
-        if not torch.allclose(representation.target(x), self.test_values.to(representation.device), rtol=1e-12,
-                              atol=1e-12):
+                             f" got d = {fields.dimension}")
+        x = self.test_inputs.to(fields.device)
+        if not torch.allclose(fields.target(x), self.test_values.to(fields.device), rtol=1e-12, atol=1e-12):
             raise ValueError("representation must represent the polynomial the network was trained on (its values on the"
                              " comparison's test points differ)")
         seed = self.setting["seed"] if seed is None else nonnegative_int("seed", seed)
         sample = representation.sample(self.setting["representation_width"],
-                                       generator=torch.Generator(device=representation.device).manual_seed(seed))
+                                       generator=torch.Generator(device=fields.device).manual_seed(seed))
         networks = {**self.networks, "representation": sample}
         features = {**self.features, "representation": neuron_features(sample, self.setting["inputs"])}
         return dataclasses.replace(self, networks=networks, features=features)
@@ -259,7 +243,7 @@ class Comparison:
     def with_trained(self, net: nn.Sequential) -> Comparison:
         """The comparison with the two-layer ``net`` (its relative test MSE measured on the same test points) in place of
         the trained network: for the controls, networks that were never trained."""
-        d = _two_layer_maps(net)[0][0].shape[1]
+        d = counted(net, "net")[0].shape[1]
         if d != self.setting["d"]:
             raise ValueError(f"net must take d = {self.setting['d']} inputs (this comparison's), got d = {d}")
         features = {**self.features, "trained": neuron_features(net, self.setting["inputs"])}
@@ -294,14 +278,20 @@ def compare_trained(poly, variables: Sequence, *, width: int, points: int, steps
         raise TypeError(f"build must be a callable like sharpened_representation, got {type(build).__name__}")
     permute_targets = flag("permute_targets", permute_targets)
     representation = build(poly, variables, inputs=inputs)
-    if not representation.weights:
+    fields = library_copy(representation, f"build({getattr(build, '__name__', 'build')})")
+    if not fields.weights:
         raise ValueError(f"poly = {poly} is constant: there is nothing to train on")
-    d, dev = representation.dimension, representation.device
-    training = train_two_layer(representation.target, d, width, inputs=inputs, points=points, steps=steps, lr=lr,
+    d, dev = fields.dimension, fields.device
+    centred, constant = centred_polynomial(poly, variables)
+
+    def target(x: torch.Tensor) -> torch.Tensor:  # f from poly, not from the build's object
+        return centred(x) + constant
+
+    training = train_two_layer(target, d, width, inputs=inputs, points=points, steps=steps, lr=lr,
                                init_scale=init_scale, seed=seed, permute_targets=permute_targets, device=dev)
     x = sample_inputs(positive_int("test_points", test_points), d, inputs,
                       generator=torch.Generator(device=dev).manual_seed(seed + 1))
-    fx = representation.target(x)
+    fx = target(x)
     sample = representation.sample(positive_int("representation_width", representation_width),
                                    generator=torch.Generator(device=dev).manual_seed(seed))
     nets = dict(zip(NETWORKS, (training.initial, training.trained, sample)))
@@ -324,7 +314,7 @@ def _movement(comparison: Comparison) -> dict[str, bool]:
 
 def _check_null(null, comparison: Comparison) -> None:
     """``null`` must be ``comparison``'s training on permuted targets: same setting, same polynomial."""
-    if not (isinstance(null, Comparison) and null.setting["permute_targets"]):
+    if not (type(null) is Comparison and null.setting["permute_targets"]):
         raise TypeError("null must be a Comparison trained on permuted targets (compare_trained(...,"
                         f" permute_targets=True)), got {null!r:.80}")
     differ = {key: (value, null.setting.get(key)) for key, value in comparison.setting.items()
@@ -361,8 +351,9 @@ def check_comparison(comparison: Comparison, *, null: Comparison | None = None, 
     ``judge_fit=False`` drops the absolute threshold ``FIT_MAX`` (set on the chapter's polynomial and sizes) and keeps
     the requirement that training improved the fit: it still rejects a network that was never trained.
     """
-    if not isinstance(comparison, Comparison):
-        raise TypeError(f"comparison must be a Comparison (see compare_trained), got {type(comparison).__name__}")
+    if type(comparison) is not Comparison:  # a subclass may replace the methods the check reads
+        raise TypeError(f"comparison must be a Comparison (see compare_trained; not a subclass), got"
+                        f" {type(comparison).__name__}")
     judge_fit = flag("judge_fit", judge_fit)
     if null is not None:
         _check_null(null, comparison)
