@@ -33,10 +33,12 @@ Six hidden layers (seven affine maps) for every ``k``, ``K`` and ``d ∈ {1, 2}`
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 import torch
@@ -258,10 +260,48 @@ def local_polynomials(f: Callable, K: int, k: int, d: int, shifts: tuple, *, dty
         u = lo_in[:, None, :] + (hi_in - lo_in)[:, None, :] * grid[None]  # (C, Q, d)
         x = (corner_in[:, None, :] + h * u).clamp(0.0, 1.0)
         values = evaluate_target(f, x.reshape(-1, d)).reshape(x.shape[0], x.shape[1])
-        vandermonde = torch.prod(u[:, :, None, :] ** alphas[None, None], dim=-1)  # (C, Q, A)
-        solution = torch.linalg.lstsq(vandermonde, values[..., None]).solution[..., 0]  # (C, A)
-        coefficients[:, inside] = solution.T
+        coefficients[:, inside] = _fit(values, lo_in, hi_in, nodes_1d, k, d).T
     return coefficients.reshape(alphas.shape[0], (K + 2) ** d, K**d)
+
+
+def _fit(values: torch.Tensor, lo: torch.Tensor, hi: torch.Tensor, nodes: torch.Tensor, k: int, d: int) -> torch.Tensor:
+    """The least-squares coefficients ``(C, A)`` of every cell's values at its nodes ``lo + (hi - lo) · node``,
+    bitwise repeatable: cells share one of a few boxes ``(lo, hi)``, whose pseudo-inverse is computed once in exact
+    rational arithmetic (:func:`_pseudo_inverse`) and applied by elementwise products summed in a fixed order
+    (LAPACK's batched ``lstsq`` differed by an ulp from one call to the next)."""
+    boxes, which = torch.unique(torch.cat([lo, hi], 1), dim=0, return_inverse=True)
+    node_values = tuple(float(v) for v in nodes.tolist())
+    out = torch.zeros(values.shape[0], len(multi_indices(k, d)), dtype=values.dtype, device=values.device)
+    for b, box in enumerate(boxes.tolist()):
+        cells = which == b
+        pinv = torch.tensor(_pseudo_inverse(tuple(box), node_values, k, d), dtype=values.dtype, device=values.device)
+        part = values[cells]
+        total = part[:, :1] * pinv[None, :, 0]
+        for q in range(1, pinv.shape[1]):
+            total = total + part[:, q:q + 1] * pinv[None, :, q]
+        out[cells] = total
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def _pseudo_inverse(box: tuple, nodes: tuple, k: int, d: int) -> tuple:
+    """``(VᵀV)⁻¹Vᵀ`` (A x Q) for the tensor nodes ``u = lo + (hi - lo) · node`` of the box ``lo, hi`` (``box`` is
+    ``lo + hi``, ``d`` numbers each) and the monomials of :func:`multi_indices`, exact in rationals, rounded once."""
+    lo, hi = [Fraction(v) for v in box[:d]], [Fraction(v) for v in box[d:]]
+    axis = [[lo[j] + (hi[j] - lo[j]) * Fraction(t) for t in nodes] for j in range(d)]
+    points = list(itertools.product(*axis))
+    alphas = multi_indices(k, d)
+    V = [[math.prod(u[j] ** a[j] for j in range(d)) for a in alphas] for u in points]
+    A = len(alphas)
+    gram = [[sum(row[i] * row[j] for row in V) for j in range(A)] + [V[q][i] for q in range(len(V))] for i in range(A)]
+    for col in range(A):  # Gauss-Jordan on [VᵀV | Vᵀ]: exact, the pivot nonzero (VᵀV is positive definite)
+        pivot = gram[col][col]
+        gram[col] = [v / pivot for v in gram[col]]
+        for r in range(A):
+            if r != col and gram[r][col] != 0:
+                factor = gram[r][col]
+                gram[r] = [v - factor * w for v, w in zip(gram[r], gram[col])]
+    return tuple(tuple(float(v) for v in row[A:]) for row in gram)
 
 
 def mid_range(f: Callable, d: int, *, samples: int = 257, dtype=torch.float64, device=None) -> float:
