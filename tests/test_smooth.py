@@ -1294,3 +1294,15 @@ def test_subclasses_of_linear_and_activations_are_refused():
 def test_a_construction_one_degree_short_needs_k_at_least_1():
     with pytest.raises(ValueError, match="k must be >= 1"):
         smooth.one_degree_short_network(smooth.chapter_target, k=0, K=4)
+
+
+@pytest.mark.slow
+def test_the_docstring_examples_run():
+    """The Examples sections of chapter 1's public functions (numpydoc), run as doctests (about a minute)."""
+    import doctest
+
+    from nnproofs.smooth import bottleneck, checks, controls, evaluation, gadgets, learning, network, smoothness, targets
+
+    for module in (bottleneck, checks, controls, evaluation, gadgets, learning, network, smoothness, targets):
+        result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+        assert result.attempted > 0 and result.failed == 0, module.__name__
