@@ -394,7 +394,8 @@ def test_targets_outside_the_class_are_rejected(case, activation):
     assert not check.passed and not check.rate_holds
     in_class = {text: held for text, held in check.requirements.items() if text.startswith("f in C^")}
     assert list(in_class.values()) == [False]  # the target is outside the class ...
-    assert all(held for text, held in check.requirements.items() if text not in in_class)  # ... the construction intact
+    assert all(held for text, held in check.requirements.items()  # ... the construction intact (the errors of a
+               if text not in in_class and not text.startswith("the errors fall"))  # kink need not fall at k = 2)
 
 
 def test_a_kink_below_the_sizes_used_is_invisible_to_the_rate_not_to_the_class():

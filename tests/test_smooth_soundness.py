@@ -105,7 +105,8 @@ def test_another_activation_under_the_declared_name_fails(module, read):
     result = check(_other_activation(module))
     assert result.verdict == "FAILED"
     failed = [text for text, held in result.requirements.items() if not held]
-    assert len(failed) == 1 and read in failed[0]
+    # the activation's requirement fails; a network that computes something else may also not fall (measured)
+    assert read in failed[0] and all(text.startswith("the errors fall") for text in failed[1:])
 
 
 def test_network_values_agree_with_the_module_on_an_honest_network():

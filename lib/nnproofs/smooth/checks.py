@@ -377,11 +377,13 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
         f"N is a polynomial of degree <= {2 * d} in K (exact divided differences at K = {count_K})":
             _polynomial_degree_at_most(count_K, [counted[K] for K in count_K], 2 * d),
         f"fitted slope of log N against log K <= {2 * d} (N = O(K^{2 * d}))": n_fit.slope <= 2 * d + 1e-12,
-        f"the errors fall overall: fitted slope over the sizes read <= {FALL_SHARE * expected:g}, {FALL_SHARE:g} x the"
-        f" rate, at the sizes whose sup converged (measured {overall:.2f})": overall <= FALL_SHARE * expected,
         f"f in C^{k + 1}: every Hölder exponent read on {where} (Chebyshev, interpolation) >= "
         f"{k + 1 - CLASS_MARGIN:g}": kind.in_class is not False,
     }
+    # measured, so it speaks only where the exact requirements hold (a float32 or ReLU network's errors are noise)
+    requirements[f"the errors fall overall: fitted slope over the sizes read whose sup converged <= "
+                 f"{FALL_SHARE * expected:g}, {FALL_SHARE:g} x the rate"] = \
+        overall <= FALL_SHARE * expected or not all(requirements.values())
     n_slope = float(np.polyfit(np.log(np.array(params, dtype=float)), np.log(np.maximum(sups, 1e-300)), 1)[0])
     return rate_check(
         f"constant depth, {name}, k = {k}, d = {d}: sup|f − f̂_K| = O(K^(−2(k+1)))",
@@ -397,7 +399,7 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
         notes={"local slopes": slopes, "intervals read (K)": [(sorted_K[i], sorted_K[i + 1]) for i in verdict["end"]],
                "round-off floor η": floor, "affine maps": depths, "parameters N": params,
                "N counted at K": count_K, "slope of log N against log K": n_fit.slope, "max |weight|": biggest,
-               "RMS error": rmss, "slope over the sizes read": overall, "slope against N": n_slope, "predicted slope against N": -(k + 1) / d,
+               "RMS error": rmss, "slope over the sizes read": round(overall, 2), "slope against N": n_slope, "predicted slope against N": -(k + 1) / d,
                # rounded: their last digits follow round-off, which differs between machines (design.md section 4)
                "points per cell": p, "sup change on doubling": [round(c, 3) for c in changes],
                "Hölder exponent of f (least read)": None if kind.exponent is None else round(kind.exponent, 1),

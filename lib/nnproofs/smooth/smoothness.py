@@ -164,16 +164,27 @@ def _chebyshev(g: Callable[[np.ndarray], np.ndarray]) -> ExponentReading:
     # the tail actually measured: the last factor TAIL_SPAN of degrees above round-off, wherever it lies. A smooth
     # part that reaches round-off by degree 12 no longer hides a small singularity whose algebraic tail stays
     # above round-off up to degree 60 (the reading of degrees N/16..N/2 alone read sin 3x + 1e-4|x - 0.2|^3.5 as
-    # analytic); a geometric tail reads a large exponent
+    # analytic); a tail that falls geometrically (log c_n linear in n) reads as analytic
     window = above[above * TAIL_SPAN >= above.max()] if above.size else above
     if window.size >= MIN_COEFFICIENTS:
-        exponent = float(-1 - np.polyfit(np.log(window), np.log(envelope[window]), 1)[0])
+        logs = np.log(envelope[window])
+        algebraic = np.polyfit(np.log(window), logs, 1, full=True)
+        geometric = np.polyfit(window.astype(float), logs, 1, full=True)
+        if _residual(geometric) < _residual(algebraic):  # log c_n linear in n, not in log n: no singularity's tail
+            return ExponentReading(math.inf, "analytic", f"coefficients fall geometrically into round-off over degrees"
+                                   f" {window.min()}..{window.max()}")
+        exponent = float(-1 - algebraic[0][0])
         return ExponentReading(exponent, "read", f"coefficients decay like n^{-exponent - 1:.2f} over degrees"
                                f" {window.min()}..{window.max()}")
     if noise <= 10.0 ** -GEOMETRIC_DECADES * half:
         return ExponentReading(math.inf, "analytic", f"coefficients reach round-off by degree {n[above.sum()]}")
     return ExponentReading(None, "unread", f"the coefficients sink into round-off ({noise:.1g}, an offset's share"
                            f" included) within {GEOMETRIC_DECADES} decades of the half-oscillation {half:.2g}")
+
+
+def _residual(fit) -> float:
+    """The sum of squared residuals of ``np.polyfit(..., full=True)`` (0 for an exact fit)."""
+    return float(fit[1][0]) if len(fit[1]) else 0.0
 
 
 def _interpolation(g: Callable[[np.ndarray], np.ndarray], meshes: range) -> ExponentReading:
@@ -316,10 +327,11 @@ def chebyshev_smoothness(f: Callable, device=None) -> ExponentReading:
     Returns
     -------
     ExponentReading
-        ``α̂ = -1 - s`` for the slope ``s`` of the decreasing envelope of the coefficients against ``n`` over the last
-        factor :data:`TAIL_SPAN` of degrees above round-off (``1e3 ε max|f|``), when at least
-        :data:`MIN_COEFFICIENTS` lie there; ``inf`` when fewer do and round-off lies :data:`GEOMETRIC_DECADES`
-        decades below the half-oscillation; unread otherwise.
+        Over the last factor :data:`TAIL_SPAN` of degrees above round-off (``1e3 ε max|f|``), when at least
+        :data:`MIN_COEFFICIENTS` lie there: ``inf`` when the log of the decreasing envelope is fitted better by a
+        line in ``n`` (geometric decay) than in ``log n``, else ``α̂ = -1 - s`` for its slope ``s`` against
+        ``log n``. When fewer lie there: ``inf`` if round-off lies :data:`GEOMETRIC_DECADES` decades below the
+        half-oscillation, unread otherwise.
 
     Examples
     --------
