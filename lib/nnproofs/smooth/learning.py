@@ -62,15 +62,16 @@ def learning_curve(f: Callable, *, activation: str, ns: Sequence[int], noise: fl
     Returns
     -------
     dict
-        ``{n: [test MSE per seed]}``.
+        ``"n"`` (the sizes), ``"widths"``, ``"test MSE"`` (one row of seeds per ``n``), ``"median test MSE"`` per
+        ``n`` and ``"null MSE"`` (the variance of ``f`` on the test grid: the error of predicting its mean).
 
     Examples
     --------
     >>> from nnproofs import smooth
     >>> curve = smooth.learning_curve(smooth.learning_target, activation="gelu", ns=[50, 100], seeds=1,
     ...                              iterations=10)
-    >>> list(curve)
-    [50, 100]
+    >>> curve["n"], len(curve["test MSE"][0])
+    ([50, 100], 1)
 
     Notes
     -----
