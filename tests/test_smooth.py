@@ -394,7 +394,8 @@ def test_targets_outside_the_class_are_rejected(case, activation):
     assert not check.passed and not check.rate_holds
     in_class = {text: held for text, held in check.requirements.items() if text.startswith("f in C^")}
     assert list(in_class.values()) == [False]  # the target is outside the class ...
-    assert all(held for text, held in check.requirements.items() if text not in in_class)  # ... the construction intact
+    assert all(held for text, held in check.requirements.items()  # ... the construction intact (the errors of a
+               if text not in in_class and not text.startswith("the errors fall"))  # kink need not fall at k = 2)
 
 
 def test_a_kink_below_the_sizes_used_is_invisible_to_the_rate_not_to_the_class():
@@ -480,7 +481,8 @@ def test_a_non_smooth_part_hidden_under_a_large_polynomial_is_not_passed():
     check = check_constant_depth_rate(lambda x: 100 * x[:, 0] + smooth.holder_target(1.7)(x), k=1,
                                       Ks=smooth.default_Ks(1, activation="tanh"), activation="tanh", device="cpu")
     assert check.notes["intervals read (K)"] == [] and check.quantity.startswith("every error within")
-    assert check.verdict == "FAILED" and [held for held in check.requirements.values()][-1] is False
+    assert check.verdict == "FAILED"
+    assert [held for text, held in check.requirements.items() if text.startswith("f in C^")] == [False]
 
 
 @pytest.mark.parametrize(("f", "k", "Ks", "d"), [
@@ -1294,3 +1296,15 @@ def test_subclasses_of_linear_and_activations_are_refused():
 def test_a_construction_one_degree_short_needs_k_at_least_1():
     with pytest.raises(ValueError, match="k must be >= 1"):
         smooth.one_degree_short_network(smooth.chapter_target, k=0, K=4)
+
+
+@pytest.mark.slow
+def test_the_docstring_examples_run():
+    """The Examples sections of chapter 1's public functions (numpydoc), run as doctests (about a minute)."""
+    import doctest
+
+    from nnproofs.smooth import bottleneck, checks, controls, evaluation, gadgets, learning, network, smoothness, targets
+
+    for module in (bottleneck, checks, controls, evaluation, gadgets, learning, network, smoothness, targets):
+        result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+        assert result.attempted > 0 and result.failed == 0, module.__name__

@@ -35,8 +35,32 @@ CACHED_RELU_FITS = 12  # the ReLU fits of the last two calls with the same (f, s
 def relu_piece_count(net: nn.Sequential, a: float = 0.0, b: float = 1.0) -> int:
     """The number of linear pieces of the 1-D ReLU network ``net`` on ``[a, b]``, counted exactly.
 
-    This is :func:`nnproofs.pieces.linear_pieces` (kinks followed layer by layer, adjacent pieces with
-    equal slopes merged), for any ``Sequential(Linear, ReLU, ..., Linear)`` with one input and one output.
+    Parameters
+    ----------
+    net : torch.nn.Sequential
+        ``Sequential(Linear, ReLU, ..., Linear)`` with one input and one output.
+    a, b : float
+        The interval.
+
+    Returns
+    -------
+    int
+        The number of pieces, adjacent pieces with equal slopes merged.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from torch import nn
+    >>> from nnproofs import smooth
+    >>> net = nn.Sequential(nn.Linear(1, 1), nn.ReLU(), nn.Linear(1, 1)).double()
+    >>> with torch.no_grad():
+    ...     _ = net[0].weight.fill_(1.0), net[0].bias.fill_(-0.5)
+    >>> smooth.relu_piece_count(net)
+    2
+
+    Notes
+    -----
+    :func:`nnproofs.pieces.linear_pieces`: kinks followed layer by layer.
     """
     a, b = finite_real("a", a), finite_real("b", b)
     if not a < b:
@@ -45,14 +69,33 @@ def relu_piece_count(net: nn.Sequential, a: float = 0.0, b: float = 1.0) -> int:
 
 
 def check_curvature(f: Callable, mu: float, *, samples: int = (1 << 20) + 1) -> int:
-    """The sign ``±1`` of ``f''`` if ``|f''| >= μ`` on ``[0, 1]`` (within 1%), else a ValueError.
+    """The sign of ``f''`` when ``|f''| >= μ`` on ``[0, 1]`` (within 1%), else a ``ValueError``.
 
-    ``f''`` is read from second differences ``(f(x - h) - 2f(x) + f(x + h))/h²`` on the grids of spacing
-    ``h = 2^-4, 2^-5, ...`` that cover ``[0, 1]`` ends included, down to ``1/(samples - 1)``; each equals ``f''``
-    averaged over ``[x - h, x + h]``, so every such window at every scale must average ``>= 0.99 μ`` (scales
-    where the round-off ``4ε max|f|/h²`` exceeds ``μ/100`` are skipped). Resolution: a dip of ``f''`` narrower
-    than ``1/(samples - 1)`` (``~10⁻⁶`` by default) can pass. Budget: ``samples`` points, ``8·samples`` bytes
-    at most :func:`nnproofs.budget.memory`.
+    Parameters
+    ----------
+    f : callable
+        The target, ``(n, 1)`` float64 tensor to ``(n,)``.
+    mu : float
+        The curvature bound ``μ > 0`` of Theorem ``thm-relu-floor``.
+    samples : int
+        The finest grid has ``samples`` points (spacing ``1/(samples - 1)``).
+
+    Returns
+    -------
+    int
+        ``+1`` or ``-1``, the sign of ``f''``.
+
+    Examples
+    --------
+    >>> from nnproofs import smooth
+    >>> smooth.check_curvature(smooth.convex_target, 1.0)
+    1
+
+    Notes
+    -----
+    ``f''`` is read from second differences on grids of spacing ``2^-4, 2^-5, ...`` down to ``1/(samples - 1)``,
+    scales whose round-off ``4ε max|f|/h²`` exceeds ``μ/100`` skipped; a dip narrower than the finest spacing can
+    pass. Budget: ``8·samples`` bytes within :func:`nnproofs.budget.memory`.
     """
     mu = finite_real("mu", mu)
     if mu <= 0:
@@ -219,5 +262,21 @@ def _relu_fit(f: Callable, H: int, W: int, iterations: int, points: int, seed: i
 
 
 def default_bottleneck_widths() -> list[int]:
-    """Widths of the trained networks: ``4, 8`` at ``ci`` scale, ``4, 8, 16`` at ``full`` scale."""
+    """The widths of the trained networks of the ReLU floor.
+
+    Returns
+    -------
+    list of int
+        ``[4, 8]`` at ``BOOK_SCALE=ci``, ``[4, 8, 16]`` at ``full``.
+
+    Examples
+    --------
+    >>> from nnproofs import smooth
+    >>> smooth.default_bottleneck_widths()  # at BOOK_SCALE=ci
+    [4, 8]
+
+    Notes
+    -----
+    Sized so that the trained networks fit the page's time at ci.
+    """
     return book_device.sizes(ci=[4, 8], full=[4, 8, 16])

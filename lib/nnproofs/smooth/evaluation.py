@@ -46,9 +46,33 @@ ACTIVATION_MODULES = tuple(_FUNCTIONAL) + (nn.Identity,)
 
 @dataclass(frozen=True)
 class NetworkReading:
-    """A network as the check reads it: ``maps[l] = (W_l, b_l)`` and ``layers``, the ordered leaves
-    (``("linear", l)``, ``("sigma", fn)``, ``("identity", None)``); ``activations``, the names read
-    (``"gelu"``, ``"gelu(approximate='tanh')"``, ``"relu"``, ...)."""
+    """A network as the check reads it: its affine maps and activations, never its ``forward``.
+
+    Parameters
+    ----------
+    maps : tuple
+        ``maps[l] = (W_l, b_l)``, the affine maps in order (``b_l`` may be ``None``).
+    layers : tuple
+        The ordered leaves: ``("linear", l)``, ``("sigma", fn)`` or ``("identity", None)``.
+    activations : tuple
+        The activation names read (``"gelu"``, ``"gelu(approximate='tanh')"``, ``"relu"``, ...).
+
+    Returns
+    -------
+    NetworkReading
+        Made by :func:`read_network`; ``parameters`` is the dense count ``N``, ``dtype`` that of the maps.
+
+    Examples
+    --------
+    >>> from nnproofs import smooth
+    >>> reading = smooth.read_network(smooth.identity_gadget("gelu"))
+    >>> len(reading.maps), reading.activations
+    (2, ('gelu',))
+
+    Notes
+    -----
+    :func:`network_values` evaluates these maps with ``F.linear`` and ``σ`` (design.md rule 9).
+    """
 
     maps: tuple
     layers: tuple
@@ -98,12 +122,36 @@ def _leaves(net: nn.Module, name: str) -> list[nn.Module]:
 
 
 def read_network(net: nn.Module, *, name: str = "net") -> NetworkReading:
-    """The affine maps and activations of ``net``, an ``nn.Sequential`` (nested ones flattened) of exactly
-    ``nn.Linear``, the activation modules of :data:`ACTIVATION_MODULES` and ``nn.Identity``.
+    """The affine maps and activations of ``net``, read without running it.
 
-    Anything else (a subclass, a module with submodules, an unknown leaf) is refused with a ``TypeError`` naming
-    ``name``; so are weights that are not plain tensors of one floating dtype. Forward hooks and replaced
-    ``forward`` methods are never run: :func:`network_values` evaluates the maps read here.
+    Parameters
+    ----------
+    net : torch.nn.Module
+        An ``nn.Sequential`` (nested ones flattened) of exactly ``nn.Linear``, the activation modules of
+        :data:`ACTIVATION_MODULES` and ``nn.Identity``.
+    name : str
+        The parameter name used in error messages.
+
+    Returns
+    -------
+    NetworkReading
+        The maps ``(W_l, b_l)``, the ordered leaves and the activation names.
+
+    Raises
+    ------
+    TypeError
+        Naming ``name``, for a subclass, a module with submodules, an unknown leaf, or weights that are not plain
+        tensors of one floating dtype.
+
+    Examples
+    --------
+    >>> from nnproofs import smooth
+    >>> smooth.read_network(smooth.square_gadget("gelu", 0.01)).parameters
+    7
+
+    Notes
+    -----
+    Forward hooks and replaced ``forward`` methods are never run: :func:`network_values` evaluates these maps.
     """
     if not isinstance(name, str):
         raise TypeError(f"name must be a string (how errors call the network), got {type(name).__name__}")
@@ -145,7 +193,30 @@ def read_network(net: nn.Module, *, name: str = "net") -> NetworkReading:
 
 
 def affine_maps(net: nn.Module, *, name: str = "net") -> list:
-    """The affine maps ``(W_l, b_l)`` of ``net`` in order (:func:`read_network`): the depth the check counts."""
+    """The affine maps ``(W_l, b_l)`` of ``net`` in order: the depth the check counts.
+
+    Parameters
+    ----------
+    net : torch.nn.Module
+        As for :func:`read_network`.
+    name : str
+        The parameter name used in error messages.
+
+    Returns
+    -------
+    list of tuple
+        ``[(W_1, b_1), ...]``, the tensors of the ``nn.Linear`` modules.
+
+    Examples
+    --------
+    >>> from nnproofs import smooth
+    >>> len(smooth.affine_maps(smooth.constant_depth_network(smooth.chapter_target, k=1, K=2)))
+    7
+
+    Notes
+    -----
+    ``read_network(net, name=name).maps`` as a list.
+    """
     return list(read_network(net, name=name).maps)
 
 
@@ -170,16 +241,35 @@ def _offsets(p: int, d: int) -> tuple:
 
 
 def evaluation_points(K: int, d: int, *, p: int | None = None, device=None) -> torch.Tensor:
-    """Where the check measures at sampling density ``p`` (default :data:`POINTS_PER_CELL`): an ``(n, d)`` float64
-    tensor in ``[0, 1]^d``.
+    """Where the check measures ``f̂_K`` at sampling density ``p``: an ``(n, d)`` float64 tensor in ``[0, 1]^d``.
 
-    Every one of the ``K^{2d}`` fine cells at ``p`` non-dyadic points per axis (``(c + (i + θ)/p) h``, θ the golden
-    shift), and across every critical centre of :func:`nnproofs.smooth.network.critical_points` (breakpoints of both
-    grids and bump edges, where the steps are in transition) the offsets ``0, ±s, ±2s, ... <= 3`` half-bands,
-    ``s = 2d/p``:
-    ``d = 1``, these points; ``d = 2``, lines (each such coordinate crossed with ``p`` points per fine cell of the
-    other one, both axes), and every pair of critical centres, where bands of the two axes cross. Doubling ``p``
-    doubles the density along every axis, in the cells and across the bands.
+    Parameters
+    ----------
+    K : int
+        The coarse cells per axis (``K^{2d}`` fine cells).
+    d : int
+        The dimension, 1 or 2.
+    p : int, optional
+        The points per axis of every fine cell (default :data:`POINTS_PER_CELL`).
+    device : str or torch.device, optional
+        Where to put the points (default ``BOOK_DEVICE``).
+
+    Returns
+    -------
+    torch.Tensor
+        The points, shape ``(point_count(K, d, p), d)``.
+
+    Examples
+    --------
+    >>> from nnproofs import smooth
+    >>> smooth.evaluation_points(2, 1, p=4).shape[1]
+    1
+
+    Notes
+    -----
+    Every fine cell at ``p`` non-dyadic points per axis, and across every critical centre
+    (:func:`critical_points`) the offsets ``0, ±s, ±2s, ...`` up to 3 half-bands, ``s = 2d/p``; in ``d = 2`` also
+    lines through those coordinates and the crossings of two bands. Doubling ``p`` doubles every density.
     """
     K, d = cells("K", K), dimension(d)
     p = POINTS_PER_CELL[d] if p is None else positive_int("p", p)

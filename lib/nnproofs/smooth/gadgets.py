@@ -116,7 +116,32 @@ def _derivative_order(order) -> int:
 
 
 def exact_derivative(activation: str, order: int, at=0) -> sympy.Expr:
-    """``σ^(order)(at)`` as an exact sympy expression (``at`` a number or a sympy expression), ``order <= 12``."""
+    """``σ^(order)(at)`` as an exact sympy expression.
+
+    Parameters
+    ----------
+    activation : str
+        ``"gelu"``, ``"silu"``, ``"softplus"``, ``"tanh"`` or ``"sigmoid"``.
+    order : int
+        The order of the derivative, ``0 <= order <= 12``.
+    at : number or sympy.Expr
+        Where to evaluate it.
+
+    Returns
+    -------
+    sympy.Expr
+        The exact value.
+
+    Examples
+    --------
+    >>> from nnproofs import smooth
+    >>> smooth.exact_derivative("silu", 1, 0)
+    1/2
+
+    Notes
+    -----
+    The derivatives are cached per activation and order.
+    """
     _derivative_order(order)
     if isinstance(at, bool) or not isinstance(at, (int, float, sympy.Expr)) or (
             isinstance(at, float) and not np.isfinite(at)):
@@ -140,7 +165,32 @@ def _numeric(activation: str, order: int):
 
 
 def derivative(activation: str, order: int, at: float) -> float:
-    """``σ^(order)(at)`` in float64 (from the sympy expression)."""
+    """``σ^(order)(at)`` in float64.
+
+    Parameters
+    ----------
+    activation : str
+        ``"gelu"``, ``"silu"``, ``"softplus"``, ``"tanh"`` or ``"sigmoid"``.
+    order : int
+        The order of the derivative, ``0 <= order <= 12``.
+    at : float
+        Where to evaluate it.
+
+    Returns
+    -------
+    float
+        The value, from the exact sympy expression (:func:`exact_derivative`).
+
+    Examples
+    --------
+    >>> from nnproofs import smooth
+    >>> round(smooth.derivative("silu", 1, 0.0), 6)
+    0.5
+
+    Notes
+    -----
+    Exact up to one rounding; the gadgets' error models use it.
+    """
     at = finite_real("at", at)
     _derivative_order(order)
     with np.errstate(all="ignore"):
@@ -161,7 +211,30 @@ def _max_abs(activation: str, order: int, lo: float, hi: float, samples: int = 2
 
 
 def base_point(activation: str, order: int) -> float:
-    """The base point ``b`` of the order-``order`` gadget (see :func:`_base_point`)."""
+    """The base point ``b`` of the order-``order`` gadget of ``σ``.
+
+    Parameters
+    ----------
+    activation : str
+        ``"gelu"``, ``"silu"``, ``"softplus"``, ``"tanh"`` or ``"sigmoid"``.
+    order : int
+        The power the gadget computes: 1 (identity), 2 (square) or 3 (cube).
+
+    Returns
+    -------
+    float
+        A point where ``|σ^(order)|`` is largest (so ``σ^(order)(b) ≠ 0``).
+
+    Examples
+    --------
+    >>> from nnproofs import smooth
+    >>> smooth.base_point("gelu", 2)
+    0.0
+
+    Notes
+    -----
+    At these points ``σ^(order+1)(b) = 0``, so even a one-sided stencil is second order.
+    """
     return _base_point(activation_name(activation), _order(order))
 
 
@@ -260,7 +333,30 @@ def default_delta(activation: str, order: int) -> float:
 
 
 def step_reach(activation: str, tail: float = EPS / 2) -> float:
-    """``r_σ`` (see :func:`_step_reach`), arguments checked before the cache sees them."""
+    """The reach ``r_σ`` of the smooth step ``H``: ``H(t)`` lies within ``tail`` of 0 or 1 for ``|t| >= 1``.
+
+    Parameters
+    ----------
+    activation : str
+        ``"gelu"``, ``"silu"``, ``"softplus"``, ``"tanh"`` or ``"sigmoid"``.
+    tail : float
+        The saturation tolerance (default ``ε/2``).
+
+    Returns
+    -------
+    float
+        ``r_σ``, the slope that saturates the step at distance 1.
+
+    Examples
+    --------
+    >>> from nnproofs import smooth
+    >>> smooth.step_reach("tanh") > 1
+    True
+
+    Notes
+    -----
+    Arguments are checked before the cache sees them.
+    """
     if isinstance(tail, bool) or not isinstance(tail, (int, float)):
         raise TypeError(f"tail must be a real number in (0, 0.5), got {type(tail).__name__}")
     return _step_reach(activation_name(activation), finite_real("tail", tail))
@@ -463,25 +559,103 @@ def step_form(activation: str) -> tuple[tuple[float, ...], tuple[float, ...], fl
 
 def square_gadget(activation: str, delta: float, *, base: float | None = None, stencil: str = "central",
                   device=None) -> nn.Sequential:
-    """``x -> sq_δ(x)`` as ``Sequential(Linear(1, 2), σ, Linear(2, 1))`` (Definition ``def-smooth-gadgets``).
+    """The square gadget ``x -> sq_δ(x)`` of Definition ``def-smooth-gadgets``.
 
-    ``stencil="forward"`` gives the one-sided ``[σ(b+2δx) - 2σ(b+δx) + σ(b)]/(δ²σ''(b))``, whose
-    error ``δ x³ σ'''(b)/σ''(b) + O(δ²)`` is first order where ``σ'''(b) ≠ 0`` (negative control; at the
-    default base points, extrema of ``σ''``, ``σ'''(b) = 0`` and even the one-sided stencil is second order).
-    ``base`` defaults to :func:`base_point`; a base point with ``σ''(b) = 0`` (tanh and sigmoid at 0) raises a
-    ValueError.
+    Parameters
+    ----------
+    activation : str
+        ``"gelu"``, ``"silu"``, ``"softplus"``, ``"tanh"`` or ``"sigmoid"``.
+    delta : float
+        The stencil's step ``δ``.
+    base : float, optional
+        The base point ``b`` (default :func:`base_point`); ``σ''(b) = 0`` raises a ``ValueError``.
+    stencil : str
+        ``"central"``, or ``"forward"``: ``[σ(b+2δx) - 2σ(b+δx) + σ(b)]/(δ²σ''(b))`` (the negative control).
+    device : str or torch.device, optional
+        Where to build it (default ``BOOK_DEVICE``).
+
+    Returns
+    -------
+    torch.nn.Sequential
+        ``Linear(1, 2), σ, Linear(2, 1)`` (central) or with three neurons (forward).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from nnproofs import smooth
+    >>> round(smooth.square_gadget("gelu", 1e-3)(torch.tensor([[0.5]], dtype=torch.float64)).item(), 6)
+    0.25
+
+    Notes
+    -----
+    The forward stencil errs by ``δ x³ σ'''(b)/σ''(b) + O(δ²)``: first order where ``σ'''(b) ≠ 0``.
     """
     return stencil_network(activation, _square(activation, delta, base, stencil), device=device_of(device))
 
 
 def product_gadget(activation: str, delta: float, *, base: float | None = None, stencil: str = "central",
                    device=None) -> nn.Sequential:
-    """``(x, y) -> [sq_δ(x+y) - sq_δ(x-y)] / 4``: four neurons; input shape ``(n, 2)``."""
+    """The product gadget ``(x, y) -> [sq_δ(x+y) - sq_δ(x-y)] / 4`` of four neurons.
+
+    Parameters
+    ----------
+    activation : str
+        ``"gelu"``, ``"silu"``, ``"softplus"``, ``"tanh"`` or ``"sigmoid"``.
+    delta : float
+        The stencil's step ``δ``.
+    base : float, optional
+        The base point (default :func:`base_point`).
+    stencil : str
+        ``"central"`` or ``"forward"`` (the negative control).
+    device : str or torch.device, optional
+        Where to build it (default ``BOOK_DEVICE``).
+
+    Returns
+    -------
+    torch.nn.Sequential
+        Input shape ``(n, 2)``, output ``(n, 1)``.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from nnproofs import smooth
+    >>> xy = torch.tensor([[0.5, -0.4]], dtype=torch.float64)
+    >>> round(smooth.product_gadget("gelu", 1e-3)(xy).item(), 6)
+    -0.2
+
+    Notes
+    -----
+    Its error is four times the square gadget's on ``[-1, 1]²`` (squares at radius 2).
+    """
     return product_network(activation, _square(activation, delta, base, stencil), device=device_of(device))
 
 
 def identity_gadget(activation: str, *, device=None) -> nn.Sequential:
-    """``x -> σ(x) - σ(-x)`` (exactly ``x`` for GELU, SiLU, softplus) or the first difference (tanh, sigmoid)."""
+    """The identity gadget ``x -> σ(x) - σ(-x)`` of ``σ`` (or its first difference).
+
+    Parameters
+    ----------
+    activation : str
+        ``"gelu"``, ``"silu"``, ``"softplus"``, ``"tanh"`` or ``"sigmoid"``.
+    device : str or torch.device, optional
+        Where to build it (default ``BOOK_DEVICE``).
+
+    Returns
+    -------
+    torch.nn.Sequential
+        ``Linear(1, 2), σ, Linear(2, 1)``.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from nnproofs import smooth
+    >>> smooth.identity_gadget("gelu")(torch.tensor([[0.25]], dtype=torch.float64)).item()
+    0.25
+
+    Notes
+    -----
+    Exactly ``x`` for GELU, SiLU and softplus (``σ(x) - σ(-x) = x``); a first difference for tanh and sigmoid.
+    """
     return stencil_network(activation, power_stencil(activation, 1), device=device_of(device))
 
 

@@ -32,12 +32,51 @@ def learning_curve(f: Callable, *, activation: str, ns: Sequence[int], noise: fl
                    permute_labels: bool = False, test_size: int | None = None, device=None) -> dict:
     """Test MSE ``‖f̂_n - f‖²`` of one-hidden-layer networks fitted to ``n`` noisy samples, per ``n`` and seed.
 
-    Samples ``x_i ~ U[0, 1]^d``, ``y_i = f(x_i) + noise·ξ_i`` (``ξ`` standard normal, seeded); width
-    ``width(n)`` (default ``⌈√n⌉``); least squares by BFGS for ``iterations`` steps (the empirical risk
-    minimiser of the theorem, approximately); runs ``seed, ..., seed + seeds - 1`` seed the samples, the noise
-    and the initial weights. ``permute_labels=True`` shuffles the ``y_i`` (negative
-    control: nothing left to learn). Test MSE on a non-dyadic grid (``4096`` points in 1-D, ``64²`` in 2-D).
-    Budget: ``10 (d + 2) · seeds · iterations · Σ n·width(n)`` multiply-adds within :func:`nnproofs.budget.work`.
+    Parameters
+    ----------
+    f : callable
+        The target, ``(n, d)`` float64 tensor to ``(n,)``.
+    activation : str
+        The activation of the hidden layer.
+    ns : sequence of int
+        The sample sizes.
+    noise : float
+        The standard deviation of the label noise.
+    seeds : int
+        Runs per ``n``; run ``s`` seeds the samples, the noise and the initial weights with ``seed + s``.
+    seed : int
+        The first seed.
+    d : int
+        The dimension, 1 or 2.
+    iterations : int
+        BFGS steps of the least-squares fit (the empirical risk minimiser, approximately).
+    width : callable, optional
+        ``width(n)`` hidden units (default ``⌈√n⌉``).
+    permute_labels : bool
+        Shuffle the ``y_i`` (negative control: nothing left to learn).
+    test_size : int, optional
+        Test points (default ``4096`` in 1-D, ``64²`` in 2-D, on a non-dyadic grid).
+    device : str or torch.device, optional
+        Where to fit (default ``BOOK_DEVICE``).
+
+    Returns
+    -------
+    dict
+        ``"n"`` (the sizes), ``"widths"``, ``"test MSE"`` (one row of seeds per ``n``), ``"median test MSE"`` per
+        ``n`` and ``"null MSE"`` (the variance of ``f`` on the test grid: the error of predicting its mean).
+
+    Examples
+    --------
+    >>> from nnproofs import smooth
+    >>> curve = smooth.learning_curve(smooth.learning_target, activation="gelu", ns=[50, 100], seeds=1,
+    ...                              iterations=10)
+    >>> curve["n"], len(curve["test MSE"][0])
+    ([50, 100], 1)
+
+    Notes
+    -----
+    Samples ``x_i ~ U[0, 1]^d``, ``y_i = f(x_i) + noise·ξ_i``. Budget: ``10 (d + 2) · seeds · iterations ·
+    Σ n·width(n)`` multiply-adds within :func:`nnproofs.budget.work`.
     """
     name = sg.activation_name(activation, trainable=True)
     d = dimension(d)

@@ -33,10 +33,12 @@ Six hidden layers (seven affine maps) for every ``k``, ``K`` and ``d ∈ {1, 2}`
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 import torch
@@ -221,12 +223,41 @@ def multi_indices(k: int, d: int) -> list[tuple[int, ...]]:
 def local_polynomials(f: Callable, K: int, k: int, d: int, shifts: tuple, *, dtype=torch.float64, device=None):
     """Coefficients ``c[α, cell]`` of ``p_cell(u) = Σ_α c_α u^α`` fitted to ``f`` on every fine cell of one grid.
 
-    Cells are indexed by the coarse index ``i ∈ {-1..K}^d`` and the fine index ``l ∈ {0..K-1}^d``; the
-    cell of ``(i, l)`` on axis ``j`` is ``[a, a + h]`` with ``a = shifts[j] + (i_j K + l_j) h``, and ``u = (x - a)/h``.
-    ``p`` is the least-squares fit at the tensor Chebyshev points (``k + 1`` per axis) of the part of the
-    cell inside ``[0, 1]^d``, exact on polynomials of degree ``<= k``, hence within a constant (depending on
-    ``k`` and ``d``) of the best approximation: ``|f - p| = O(h^{k+1})`` there. Cells outside get 0.
-    Returns a tensor of shape ``(len(multi_indices(k, d)), (K+2)^d, K^d)``.
+    Parameters
+    ----------
+    f : callable
+        The target, ``(n, d)`` float64 tensor to ``(n,)``.
+    K : int
+        The coarse cells per axis (fine side ``h = 1/K²``).
+    k : int
+        The degree, ``0 <= k <= 3``.
+    d : int
+        The dimension, 1 or 2.
+    shifts : tuple of float
+        The grid's shift on each axis.
+    dtype : torch.dtype
+        ``torch.float64`` only.
+    device : str or torch.device, optional
+        Where to evaluate (default ``BOOK_DEVICE``).
+
+    Returns
+    -------
+    torch.Tensor
+        Shape ``(len(multi_indices(k, d)), (K+2)^d, K^d)``: per monomial, coarse index ``i ∈ {-1..K}^d`` and fine
+        index ``l ∈ {0..K-1}^d``; cells outside ``[0, 1]^d`` get 0.
+
+    Examples
+    --------
+    >>> from nnproofs import smooth
+    >>> c = smooth.local_polynomials(lambda x: 1 + 2 * x[:, 0], 2, 1, 1, (0.0,))
+    >>> round(float(c[0, 1, 0]), 12), round(float(c[1, 1, 0]), 12)
+    (1.0, 0.5)
+
+    Notes
+    -----
+    The cell of ``(i, l)`` on axis ``j`` is ``[a, a + h]``, ``a = shifts[j] + (i_j K + l_j) h``, ``u = (x - a)/h``;
+    ``p`` is the least-squares fit at the tensor Chebyshev points (``k + 1`` per axis) of the part inside
+    ``[0, 1]^d``, exact on polynomials of degree ``<= k``, computed with an exact pseudo-inverse (bitwise repeatable).
     """
     K, d, k = cells("K", K), dimension(d), degree(k)
     float64_only(dtype)
@@ -258,10 +289,48 @@ def local_polynomials(f: Callable, K: int, k: int, d: int, shifts: tuple, *, dty
         u = lo_in[:, None, :] + (hi_in - lo_in)[:, None, :] * grid[None]  # (C, Q, d)
         x = (corner_in[:, None, :] + h * u).clamp(0.0, 1.0)
         values = evaluate_target(f, x.reshape(-1, d)).reshape(x.shape[0], x.shape[1])
-        vandermonde = torch.prod(u[:, :, None, :] ** alphas[None, None], dim=-1)  # (C, Q, A)
-        solution = torch.linalg.lstsq(vandermonde, values[..., None]).solution[..., 0]  # (C, A)
-        coefficients[:, inside] = solution.T
+        coefficients[:, inside] = _fit(values, lo_in, hi_in, nodes_1d, k, d).T
     return coefficients.reshape(alphas.shape[0], (K + 2) ** d, K**d)
+
+
+def _fit(values: torch.Tensor, lo: torch.Tensor, hi: torch.Tensor, nodes: torch.Tensor, k: int, d: int) -> torch.Tensor:
+    """The least-squares coefficients ``(C, A)`` of every cell's values at its nodes ``lo + (hi - lo) · node``,
+    bitwise repeatable: cells share one of a few boxes ``(lo, hi)``, whose pseudo-inverse is computed once in exact
+    rational arithmetic (:func:`_pseudo_inverse`) and applied by elementwise products summed in a fixed order
+    (LAPACK's batched ``lstsq`` differed by an ulp from one call to the next)."""
+    boxes, which = torch.unique(torch.cat([lo, hi], 1), dim=0, return_inverse=True)
+    node_values = tuple(float(v) for v in nodes.tolist())
+    out = torch.zeros(values.shape[0], len(multi_indices(k, d)), dtype=values.dtype, device=values.device)
+    for b, box in enumerate(boxes.tolist()):
+        cells = which == b
+        pinv = torch.tensor(_pseudo_inverse(tuple(box), node_values, k, d), dtype=values.dtype, device=values.device)
+        part = values[cells]
+        total = part[:, :1] * pinv[None, :, 0]
+        for q in range(1, pinv.shape[1]):
+            total = total + part[:, q:q + 1] * pinv[None, :, q]
+        out[cells] = total
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def _pseudo_inverse(box: tuple, nodes: tuple, k: int, d: int) -> tuple:
+    """``(VᵀV)⁻¹Vᵀ`` (A x Q) for the tensor nodes ``u = lo + (hi - lo) · node`` of the box ``lo, hi`` (``box`` is
+    ``lo + hi``, ``d`` numbers each) and the monomials of :func:`multi_indices`, exact in rationals, rounded once."""
+    lo, hi = [Fraction(v) for v in box[:d]], [Fraction(v) for v in box[d:]]
+    axis = [[lo[j] + (hi[j] - lo[j]) * Fraction(t) for t in nodes] for j in range(d)]
+    points = list(itertools.product(*axis))
+    alphas = multi_indices(k, d)
+    V = [[math.prod(u[j] ** a[j] for j in range(d)) for a in alphas] for u in points]
+    A = len(alphas)
+    gram = [[sum(row[i] * row[j] for row in V) for j in range(A)] + [V[q][i] for q in range(len(V))] for i in range(A)]
+    for col in range(A):  # Gauss-Jordan on [VᵀV | Vᵀ]: exact, the pivot nonzero (VᵀV is positive definite)
+        pivot = gram[col][col]
+        gram[col] = [v / pivot for v in gram[col]]
+        for r in range(A):
+            if r != col and gram[r][col] != 0:
+                factor = gram[r][col]
+                gram[r] = [v - factor * w for v, w in zip(gram[r], gram[col])]
+    return tuple(tuple(float(v) for v in row[A:]) for row in gram)
 
 
 def mid_range(f: Callable, d: int, *, samples: int = 257, dtype=torch.float64, device=None) -> float:
@@ -414,9 +483,28 @@ def refuse_large(K: int, k: int, d: int) -> None:
 def critical_points(K: int, *, offsets: bool | tuple = True) -> np.ndarray:
     """The 1-D points where the construction is most fragile, sorted, in ``[0, 1]``.
 
-    Every breakpoint of both grids (``m h`` and ``m h + h/2``) and every bump edge (``m h ± h/8``),
-    each with the offsets ``±{0, ¼, ½, 1, 2, 3} × h/32`` (multiples of a step's half-band), with the
-    offsets given as a tuple of such multiples, or only the centres themselves with ``offsets=False``.
+    Parameters
+    ----------
+    K : int
+        The coarse cells per axis (fine side ``h = 1/K²``).
+    offsets : bool or tuple
+        ``True`` for the offsets :data:`CRITICAL_OFFSETS`, a tuple of other multiples of a half-band ``h/32``, or
+        ``False`` for the centres alone.
+
+    Returns
+    -------
+    numpy.ndarray
+        The centres, each with the offsets ``±o × h/32``, that lie in ``[0, 1]``.
+
+    Examples
+    --------
+    >>> from nnproofs import smooth
+    >>> smooth.critical_points(2, offsets=False)[:3].tolist()
+    [0.0, 0.03125, 0.125]
+
+    Notes
+    -----
+    The centres are every breakpoint of both grids (``m h``, ``m h + h/2``) and every bump edge (``m h ± h/8``).
     """
     h = 1.0 / cells("K", K) ** 2
     if not isinstance(offsets, (bool, tuple)):
@@ -435,10 +523,41 @@ def constant_depth_network(f: Callable, *, k: int, K: int, activation: str = "ge
                            dtype=torch.float64, device=None) -> nn.Sequential:
     """The two-scale network of Construction ``con-two-scale`` for ``f`` on ``[0, 1]^d``.
 
-    A ``torch.nn.Sequential`` of seven ``Linear`` maps with ``σ`` between them, weights set by
-    formula (:mod:`nnproofs.smooth.network`): local polynomials of degree ``k`` on ``K²`` fine cells per
-    axis, read from a two-scale table, blended by a partition of unity over ``2^d`` shifted grids.
-    ``f`` maps an ``(n, d)`` float64 tensor in ``[0, 1]^d`` to shape ``(n,)``.
+    Parameters
+    ----------
+    f : callable
+        The target, ``(n, d)`` float64 tensor in ``[0, 1]^d`` to ``(n,)``.
+    k : int
+        The local degree, ``0 <= k <= 3``.
+    K : int
+        The coarse cells per axis (``K²`` fine cells per axis).
+    activation : str
+        ``"gelu"``, ``"silu"``, ``"softplus"``, ``"tanh"`` or ``"sigmoid"``.
+    d : int
+        The dimension, 1 or 2.
+    dtype : torch.dtype
+        ``torch.float64`` only (the gadgets divide by ``δ² ≈ 1e-10``).
+    device : str or torch.device, optional
+        Where to build (default ``BOOK_DEVICE``).
+
+    Returns
+    -------
+    torch.nn.Sequential
+        Seven ``Linear`` maps with ``σ`` between them, weights set by formula (:mod:`nnproofs.smooth.network`).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from nnproofs import smooth
+    >>> net = smooth.constant_depth_network(smooth.chapter_target, k=1, K=4)
+    >>> x = torch.tensor([[0.3]], dtype=torch.float64)
+    >>> bool(abs(net(x) - smooth.chapter_target(x)) < 1e-2)
+    True
+
+    Notes
+    -----
+    Local polynomials of degree ``k`` on the fine cells, read from a two-scale table and blended by a partition of
+    unity over ``2^d`` shifted grids. The build is bitwise repeatable (the local fits use an exact pseudo-inverse).
     """
     k, K, d, name = degree(k), cells("K", K), dimension(d), sg.activation_name(activation)
     float64_only(dtype)

@@ -19,6 +19,7 @@ any is unread, in the class otherwise.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -31,17 +32,20 @@ from .inputs import degree, device_of, dimension, target
 
 EPS = sg.EPS
 CHEBYSHEV_DEGREE = 1024  # degree of the Chebyshev interpolant on [0, 1] from which chebyshev_smoothness reads g
-MIN_COEFFICIENTS = 4  # the envelope is read when at least 4 of its 24 window degrees lie above round-off
+MIN_COEFFICIENTS = 4  # the envelope is read when at least 4 degrees of its last TAIL_SPAN above round-off do
+TAIL_SPAN = 4  # the Chebyshev exponent is fitted over the degrees n_max/4..n_max, n_max the last above round-off
 GEOMETRIC_DECADES = 6  # "analytic" needs coefficients that fall 6 decades below the half-oscillation to round-off
 INTERPOLATION_DEGREE = 5  # local degree of the dyadic interpolants: errors h^min(α, 6)
 MESHES = {1: range(2, 16), 2: range(2, 12)}  # dyadic meshes h = 2^-j read in d = 1 and along each line in d = 2
 MESH_SHIFTS = (0.0, 0.25, 0.5, 0.75)  # each mesh also shifted by these fractions of h: the max over the shifts
 #                                       sees a singularity at any position in its cell (not only near a node)
 END_WINDOWS = (2, 4)  # the exponent is the smaller of the least-squares fits over the last 2 and 4 intervals read
+RESOLUTION_PLACES = (0.0, 0.5 + 0.1180)  # an end and an interior place of the unit singular part of _resolution
 CLASS_MARGIN = 0.2  # f is read in the class when every exponent is >= k + 1 - 0.2; see tests/test_smooth_class.py:
 #                     exponents k + 1 - 0.3 are read below it (ends, interior, under smooth parts and offsets)
 
 _SAMPLES = np.concatenate([[0.0], (np.arange(8) + (math.sqrt(5.0) - 1.0) / 2.0) / 8.0, [1.0]])
+
 _NODES = (1.0 - np.cos(np.pi * (np.arange(INTERPOLATION_DEGREE + 1) + 0.5) / (INTERPOLATION_DEGREE + 1))) / 2.0
 
 
@@ -59,8 +63,32 @@ _LAGRANGE = _lagrange()
 
 @dataclass(frozen=True)
 class ExponentReading:
-    """One estimator's reading: ``exponent`` (``inf`` when the evidence says smooth beyond what is read, ``None``
-    when unread), ``status`` (``"read"``, ``"analytic"``, ``"unread"``) and ``why`` (one line)."""
+    """One estimator's reading of the Hölder exponent of ``f`` on a segment.
+
+    Parameters
+    ----------
+    exponent : float or None
+        The exponent read; ``inf`` when the evidence says smooth beyond what is read, ``None`` when unread.
+    status : str
+        ``"read"``, ``"analytic"`` or ``"unread"``.
+    why : str
+        One line: what the estimator saw.
+
+    Returns
+    -------
+    ExponentReading
+        A frozen record; ``read`` is false only when unread.
+
+    Examples
+    --------
+    >>> from nnproofs import smooth
+    >>> round(smooth.interpolation_smoothness(smooth.holder_target(1.5)).exponent, 1)
+    1.5
+
+    Notes
+    -----
+    Made by :func:`chebyshev_smoothness` and :func:`interpolation_smoothness`.
+    """
 
     exponent: float | None
     status: str
@@ -73,14 +101,45 @@ class ExponentReading:
 
 @dataclass(frozen=True)
 class ClassReading:
-    """The class of ``f`` as :func:`read_class` reads it: ``exponent`` (the least of the exponents read, ``None``
-    when nothing was read), ``in_class`` (``True``, ``False``, or ``None`` when unread), ``readings`` per line and
-    estimator, and ``why`` (empty when read)."""
+    """The class of ``f`` as :func:`read_class` reads it.
+
+    Parameters
+    ----------
+    exponent : float or None
+        The least Hölder exponent read over every line and estimator (``None`` when nothing was read).
+    in_class : bool or None
+        ``True`` (in ``C^{k+1}`` as far as the readings see), ``False`` (an exponent below the class), ``None`` (unread).
+    readings : dict
+        One :class:`ExponentReading` per line and estimator.
+    why : str
+        Why the class is unread (empty when read).
+    resolution : float
+        The amplitude ``c`` down to which a singular part ``c|x - a|^β`` is seen (:func:`read_class`).
+    beta : float
+        The exponent ``β = k + 1 - CLASS_MARGIN`` at which ``resolution`` is measured.
+
+    Returns
+    -------
+    ClassReading
+        A frozen record.
+
+    Examples
+    --------
+    >>> from nnproofs import smooth
+    >>> smooth.read_class(smooth.holder_target(1.5), k=1).in_class
+    False
+
+    Notes
+    -----
+    A singular part below ``resolution`` can hide; the rate check says when one could matter.
+    """
 
     exponent: float | None
     in_class: bool | None
     readings: dict = field(default_factory=dict)
     why: str = ""
+    resolution: float = math.inf
+    beta: float = math.nan
 
 
 def _values(g: Callable[[np.ndarray], np.ndarray], t: np.ndarray) -> np.ndarray:
@@ -98,20 +157,43 @@ def _chebyshev(g: Callable[[np.ndarray], np.ndarray]) -> ExponentReading:
         return ExponentReading(math.inf, "analytic", "constant")
     c = np.abs(np.polynomial.chebyshev.chebvander(t, CHEBYSHEV_DEGREE).T @ (y - y.min() - half)) * 2 / t.size
     envelope = np.maximum.accumulate(c[::-1])[::-1]
-    n = np.unique(np.geomspace(CHEBYSHEV_DEGREE // 16, CHEBYSHEV_DEGREE // 2, 24).astype(int))
+    n = np.unique(np.geomspace(2, CHEBYSHEV_DEGREE // 2, 64).astype(int))
     # round-off: each value rounds to ε max|g| (an offset included), a coefficient sums N + 1 of them: ~30 ε max|g|
     noise = 1e3 * EPS * np.abs(y).max()
-    above = envelope[n] > noise
-    if above.sum() >= MIN_COEFFICIENTS:
-        exponent = float(-1 - np.polyfit(np.log(n[above]), np.log(envelope[n][above]), 1)[0])
-        return ExponentReading(exponent, "read", f"coefficients decay like n^{-exponent - 1:.2f}")
+    above = n[envelope[n] > noise]  # the envelope decreases: a run of the lowest degrees
+    # the tail actually measured: the last factor TAIL_SPAN of degrees above round-off, wherever it lies. A smooth
+    # part that reaches round-off by degree 12 no longer hides a small singularity whose algebraic tail stays
+    # above round-off up to degree 60 (the reading of degrees N/16..N/2 alone read sin 3x + 1e-4|x - 0.2|^3.5 as
+    # analytic); a tail that falls geometrically (log c_n linear in n) reads as analytic
+    window = above[above * TAIL_SPAN >= above.max()] if above.size else above
+    if window.size >= MIN_COEFFICIENTS:
+        logs = np.log(envelope[window])
+        algebraic = np.polyfit(np.log(window), logs, 1, full=True)
+        geometric = np.polyfit(window.astype(float), logs, 1, full=True)
+        if _residual(geometric) < _residual(algebraic):  # log c_n linear in n, not in log n: no singularity's tail
+            return ExponentReading(math.inf, "analytic", f"coefficients fall geometrically into round-off over degrees"
+                                   f" {window.min()}..{window.max()}")
+        exponent = float(-1 - algebraic[0][0])
+        return ExponentReading(exponent, "read", f"coefficients decay like n^{-exponent - 1:.2f} over degrees"
+                               f" {window.min()}..{window.max()}")
     if noise <= 10.0 ** -GEOMETRIC_DECADES * half:
         return ExponentReading(math.inf, "analytic", f"coefficients reach round-off by degree {n[above.sum()]}")
     return ExponentReading(None, "unread", f"the coefficients sink into round-off ({noise:.1g}, an offset's share"
                            f" included) within {GEOMETRIC_DECADES} decades of the half-oscillation {half:.2g}")
 
 
+def _residual(fit) -> float:
+    """The sum of squared residuals of ``np.polyfit(..., full=True)`` (0 for an exact fit)."""
+    return float(fit[1][0]) if len(fit[1]) else 0.0
+
+
 def _interpolation(g: Callable[[np.ndarray], np.ndarray], meshes: range) -> ExponentReading:
+    return _interpolation_reading(*_interpolation_errors(g, meshes), meshes)
+
+
+def _interpolation_errors(g: Callable[[np.ndarray], np.ndarray], meshes: range):
+    """The sup error of ``g``'s piecewise interpolant on every mesh (the max over :data:`MESH_SHIFTS`), ``max|g|``
+    and the half-oscillation of ``g`` over the points sampled."""
     errors, top, low, high = [], 0.0, math.inf, -math.inf
     for j in meshes:
         n, worst = 2 ** j, 0.0
@@ -123,8 +205,10 @@ def _interpolation(g: Callable[[np.ndarray], np.ndarray], meshes: range) -> Expo
             worst, top = max(worst, float(np.abs(y @ _LAGRANGE.T - z).max())), max(top, float(np.abs(z).max()))
             low, high = min(low, float(z.min())), max(high, float(z.max()))
         errors.append(worst)
-    errors = np.maximum(np.array(errors), np.finfo(np.float64).tiny)
-    spread = (high - low) / 2
+    return np.maximum(np.array(errors), np.finfo(np.float64).tiny), top, (high - low) / 2
+
+
+def _interpolation_reading(errors: np.ndarray, top: float, spread: float, meshes: range) -> ExponentReading:
     # values round to ε max|g|; the interpolant's Lebesgue constant is about 2
     noise = max(10 * EPS * top, np.finfo(np.float64).tiny)
     read = [i for i in range(len(errors) - 1) if errors[i + 1] >= 100 * noise]  # round-off moves slopes <= 0.03
@@ -150,6 +234,59 @@ def _interpolation(g: Callable[[np.ndarray], np.ndarray], meshes: range) -> Expo
     exponent = float(min(fits))
     return ExponentReading(exponent, "read", f"interpolation errors fall like h^{exponent:.2f} down to h ="
                            f" 2^-{meshes[end + 1]}")
+
+
+@functools.lru_cache(maxsize=16)
+def _unit_errors(beta: float, d: int) -> np.ndarray:
+    """The interpolation errors of a unit singular part ``|t - a|^β`` on the meshes of :data:`MESHES` ``[d]``, the
+    least over its places ``a`` in :data:`RESOLUTION_PLACES` (an end, inside): the hardest to see."""
+    return np.min([_interpolation_errors(lambda t, a=a: np.abs(t - a) ** beta, MESHES[d])[0]
+                   for a in RESOLUTION_PLACES], axis=0)
+
+
+def _resolution(errors: np.ndarray, top: float, beta: float, d: int) -> float:
+    """The amplitude resolution of the interpolation reading at exponent ``β``: ``min_j max(e_j, θ) / e_j(|t - a|^β)``
+    over the meshes ``j``, ``θ = 1000 ε max|g|`` the reading's round-off threshold. A singular part ``c|t - a|^β``
+    adds about ``c e_j(|t - a|^β)`` to the error on mesh ``j``; unless it cancels against the smooth part, one with
+    ``c`` above this ratio stands above the errors and the threshold on some mesh, where the slope bends to ``β``
+    and the reading reads it out; one below it can hide."""
+    return float(np.min(np.maximum(errors, 1e3 * EPS * top) / _unit_errors(float(beta), d)))
+
+
+@functools.lru_cache(maxsize=16)
+def local_fit_error(k: int, beta: float) -> float:
+    """``E_k(β)``: how much the construction's local fit of degree ``k`` errs on a unit singular part.
+
+    Parameters
+    ----------
+    k : int
+        The local degree (``k + 1`` Chebyshev points per cell).
+    beta : float
+        The exponent ``β`` of ``|t - a|^β``.
+
+    Returns
+    -------
+    float
+        The sup error on ``[0, 1]`` of the fit to ``|t - a|^β``, the largest over ``a`` in ``[-1/2, 3/2]``.
+
+    Examples
+    --------
+    >>> from nnproofs.smooth.smoothness import local_fit_error
+    >>> round(local_fit_error(3, 3.8), 4)
+    0.0088
+
+    Notes
+    -----
+    On a cell of side ``h`` the error is ``E_k(β) h^β``: the bound the rate check puts on what a singular part
+    below the class reading's resolution can add to an error.
+    """
+    nodes = 0.5 - 0.5 * np.cos((2 * np.arange(k + 1) + 1) * np.pi / (2 * k + 2))
+    t = np.linspace(0.0, 1.0, 2001)
+    worst = 0.0
+    for a in np.linspace(-0.5, 1.5, 201):
+        coefficients = np.polynomial.polynomial.polyfit(nodes, np.abs(nodes - a) ** beta, k)
+        worst = max(worst, float(np.abs(np.polynomial.polynomial.polyval(t, coefficients) - np.abs(t - a) ** beta).max()))
+    return worst
 
 
 def _line(f: Callable, start, end, device) -> Callable[[np.ndarray], np.ndarray]:
@@ -178,25 +315,69 @@ def lines() -> dict:
 
 
 def chebyshev_smoothness(f: Callable, device=None) -> ExponentReading:
-    """The Hölder exponent of ``f`` on ``[0, 1]`` (``d = 1``) read from its Chebyshev coefficients (degree
-    :data:`CHEBYSHEV_DEGREE`): ``α̂ = -1 - s`` for the slope ``s`` of their decreasing envelope against ``n`` over
-    ``N/16 <= n <= N/2`` where it lies above round-off (``1e3 ε max|f|``, after the mid-range is removed), when at
-    least :data:`MIN_COEFFICIENTS` do; ``inf`` when fewer do and round-off lies :data:`GEOMETRIC_DECADES` decades
-    below the half-oscillation (geometric decay seen); unread otherwise. Limits: a singularity at an end of
-    ``[0, 1]`` reads about twice its exponent, and a smooth part that needs more than degree 64 hides what lies under
-    it; :func:`interpolation_smoothness` sees both."""
+    """The Hölder exponent of ``f`` on ``[0, 1]`` from the tail of its Chebyshev coefficients.
+
+    Parameters
+    ----------
+    f : callable
+        The target, ``(n, 1)`` float64 tensor to ``(n,)``.
+    device : str or torch.device, optional
+        Where to evaluate ``f`` (default ``BOOK_DEVICE``).
+
+    Returns
+    -------
+    ExponentReading
+        Over the last factor :data:`TAIL_SPAN` of degrees above round-off (``1e3 ε max|f|``), when at least
+        :data:`MIN_COEFFICIENTS` lie there: ``inf`` when the log of the decreasing envelope is fitted better by a
+        line in ``n`` (geometric decay) than in ``log n``, else ``α̂ = -1 - s`` for its slope ``s`` against
+        ``log n``. When fewer lie there: ``inf`` if round-off lies :data:`GEOMETRIC_DECADES` decades below the
+        half-oscillation, unread otherwise.
+
+    Examples
+    --------
+    >>> from nnproofs import smooth
+    >>> round(smooth.chebyshev_smoothness(smooth.holder_target(2.5)).exponent)
+    2
+
+    Notes
+    -----
+    The tail is read wherever it lies, so a small singularity under a smooth part that reaches round-off early is
+    seen. A singularity at an end of ``[0, 1]`` reads about twice its exponent: :func:`interpolation_smoothness`
+    sees it.
+    """
     device = device_of(device)
     return _chebyshev(_line(target(f, 1, device), (0.0,), (1.0,), device))
 
 
 def interpolation_smoothness(f: Callable, device=None) -> ExponentReading:
-    """The Hölder exponent of ``f`` on ``[0, 1]`` (``d = 1``) read from the sup error of its piecewise interpolant of
-    degree :data:`INTERPOLATION_DEGREE` (Chebyshev nodes in every cell) on dyadic meshes ``h = 2^{-j}``,
-    ``j`` in :data:`MESHES`, each also shifted by :data:`MESH_SHIFTS`, sampled at ten points per cell: the smaller of
-    the fitted slopes of ``log e_j`` against ``log h`` over the last 2 and 4 intervals read (both errors of an
-    interval at least ``1000 ε max|f|``). ``inf`` when every error lies below that and that lies
-    :data:`GEOMETRIC_DECADES` decades below the half-oscillation, or when one interval falls at the full order into
-    round-off; unread otherwise. Budget: about ``4 · 14 · 2^16`` evaluations of ``f`` (fixed)."""
+    """The Hölder exponent of ``f`` on ``[0, 1]`` from the errors of its piecewise interpolants.
+
+    Parameters
+    ----------
+    f : callable
+        The target, ``(n, 1)`` float64 tensor to ``(n,)``.
+    device : str or torch.device, optional
+        Where to evaluate ``f`` (default ``BOOK_DEVICE``).
+
+    Returns
+    -------
+    ExponentReading
+        The smaller fitted slope of ``log e_j`` against ``log h`` over the last 2 and 4 intervals of meshes read
+        (errors at least ``1000 ε max|f|``); ``inf`` when the errors fall at full order into round-off; unread
+        otherwise.
+
+    Examples
+    --------
+    >>> from nnproofs import smooth
+    >>> round(smooth.interpolation_smoothness(smooth.holder_target(2.5)).exponent, 1)
+    2.5
+
+    Notes
+    -----
+    Degree :data:`INTERPOLATION_DEGREE` (Chebyshev nodes per cell) on dyadic meshes ``h = 2^{-j}``, ``j`` in
+    :data:`MESHES`, each shifted by :data:`MESH_SHIFTS`: a singularity at an end is read at its true exponent.
+    Budget: about ``4 · 14 · 2^16`` evaluations of ``f`` (fixed).
+    """
     device = device_of(device)
     return _interpolation(_line(target(f, 1, device), (0.0,), (1.0,), device), MESHES[1])
 
@@ -237,16 +418,19 @@ def read_class(f: Callable, *, k: int, d: int = 1, device=None) -> ClassReading:
     k, d, device = degree(k), dimension(d), device_of(device)
     f = target(f, d, device)
     segments = {"[0, 1]": ((0.0,), (1.0,))} if d == 1 else lines()
-    readings = {}
+    readings, resolution, beta = {}, 0.0, k + 1 - CLASS_MARGIN
     for name, (start, end) in segments.items():
         g = _line(f, start, end, device)
         readings[f"{name}, Chebyshev"] = _chebyshev(g)
-        readings[f"{name}, interpolation"] = _interpolation(g, MESHES[d])
+        errors, top, spread = _interpolation_errors(g, MESHES[d])
+        readings[f"{name}, interpolation"] = _interpolation_reading(errors, top, spread, MESHES[d])
+        resolution = max(resolution, _resolution(errors, top, beta, d))  # a singularity may cross one line only
     read = [r.exponent for r in readings.values() if r.read]
     exponent = min(read) if read else None
     if exponent is not None and exponent < k + 1 - CLASS_MARGIN:
-        return ClassReading(exponent, False, readings)
+        return ClassReading(exponent, False, readings, resolution=resolution, beta=beta)
     unread = [name for name, r in readings.items() if not r.read]
     if unread:
-        return ClassReading(exponent, None, readings, f"the class is unread ({unread[0]}: {readings[unread[0]].why})")
-    return ClassReading(exponent, True, readings)
+        return ClassReading(exponent, None, readings, f"the class is unread ({unread[0]}: {readings[unread[0]].why})",
+                            resolution, beta)
+    return ClassReading(exponent, True, readings, resolution=resolution, beta=beta)
