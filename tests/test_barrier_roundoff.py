@@ -85,8 +85,8 @@ def test_tensor_subclasses_and_other_dtypes_are_refused_by_name():
         broken = Path((Segment(**{**first.__dict__, field: value}),) + path.segments[1:], path.moments)
         with pytest.raises(TypeError, match=rf"path.segments\[0\]\.{field}"):
             barrier.audit(broken, x, y, A=A, B=B, loss="huber", lam=0.0)
-    with pytest.raises(ValueError, match="path has no segments"):
-        barrier.audit(Path((), (0.0, 0.0)), x, y, A=A, B=B, loss="huber", lam=0.0)
+    with pytest.raises(TypeError, match="segments must be a non-empty tuple"):
+        Path((), (0.0, 0.0))
 
 
 def test_the_allowance_is_the_float64_error_bound_of_the_tight_pair():

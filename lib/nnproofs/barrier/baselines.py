@@ -87,7 +87,8 @@ def weight_matching(A, B) -> tuple[Network, torch.Tensor]:
     --------
     >>> import torch
     >>> from nnproofs import barrier
-    >>> A, B, x, y = barrier.tight_pair()
+    >>> A, _, x, y = barrier.tight_pair()
+    >>> B = tuple(t.flip(0) for t in A)  # A with its units in reverse order
     >>> (W, a), perm = barrier.weight_matching(A, B)
     >>> torch.equal(W, A[0]) and torch.equal(a, A[1])
     True
@@ -123,8 +124,8 @@ def matched_line(A, B) -> Path:
     Examples
     --------
     >>> from nnproofs import barrier
-    >>> A, B, x, y = barrier.tight_pair()
-    >>> path = barrier.matched_line(A, B)
+    >>> A, _, x, y = barrier.tight_pair()
+    >>> path = barrier.matched_line(A, tuple(t.flip(0) for t in A))  # B: A's units reversed
     >>> barrier.barrier(path, x, y, loss="huber", lam=1e-3)
     0.0
 

@@ -227,8 +227,9 @@ def tight_pair(device=None):
     Returns
     -------
     A, B : Network
-        Width 6 on ℝ². ``B`` has only two units, on the centres at 300° and 60° (``a = ∓70``), in another
-        order than ``A``'s (the path must end at that order).
+        Width 6 on ℝ². ``B`` has two heavy units on the centres at 300° and 60° (``a = ∓70``) and four with
+        ``a = 0`` off the centres, in another order than ``A``'s (the path must end at that order, not at
+        ``B``'s canonical form).
     x : tensor (2, 2)
         Samples at 100° (norm 1) and 260° (norm 1/2).
     y : tensor (2,)
@@ -262,7 +263,7 @@ def tight_pair(device=None):
     x = torch.stack([samples.cos(), samples.sin()], dim=1) * torch.tensor([[1.0], [0.5]], dtype=torch.float64,
                                                                            device=device)
     y = torch.tensor([0.0, 1.0], dtype=torch.float64, device=device)
-    on_centres = torch.deg2rad(torch.tensor([60.0, 60.0, 60.0, 60.0, 300.0, 60.0], dtype=torch.float64, device=device))
+    on_centres = torch.deg2rad(torch.tensor([20.0, 100.0, 200.0, 250.0, 300.0, 60.0], dtype=torch.float64, device=device))
     W_B = torch.stack([on_centres.cos(), on_centres.sin()], dim=1)
     a_B = torch.tensor([0.0, 0.0, 0.0, 0.0, -70.0, 70.0], dtype=torch.float64, device=device)
     return (W, a), (W_B, a_B), x, y

@@ -21,7 +21,8 @@ COST_ATOL = 1e-12  # the optimised baselines stop when their barrier is below th
 UNIT_ROUNDOFF = 2.0**-53  # u: float64 rounds every operation to a relative error of at most this
 OUTPUT_RTOL = 1e-14  # merge keeps a, spherize keeps a_j‖w_j‖: up to a few ulps of the interpolation
 JOINT_RTOL = 1e-15  # parameters where two segments meet, and at the path's ends against A and B: each equal up to
-#   this times max(1, its own size) (the constructive path's joints are exact: 0 in every test)
+#   this times max(1, its own size), a size capped at A's and B's largest parameter (_gap; the constructive path's
+#   joints are exact: 0 in every test)
 SAMPLING_RTOL = 0.01  # reported, not decided on: doubling the samples raised the sampled peaks by at most this
 #   fraction of max(certificate, |barrier|) (the verdict rests on the guarantees' upper bound instead)
 SIDE_ORDER = {"A": 0, "bridge": 1, "B": 2}  # the proof's order: A's steps, the bridge, B's steps reversed
@@ -141,10 +142,8 @@ def _refuse_sampling(paths: Sequence[Path], x: torch.Tensor, points_per_segment:
 
 
 def _check_fields(path: Path) -> None:
-    """Refuse an empty path, and segment fields that are not plain float64 tensors on one device (a tensor
-    subclass can change what the evaluation computes; another dtype would round the path differently)."""
-    if not path.segments:
-        raise ValueError("path has no segments: a path from A to B needs at least one")
+    """Refuse segment fields that are not plain float64 tensors on one device (a tensor subclass can change
+    what the evaluation computes; another dtype would round the path differently)."""
     device = path.segments[0].W0.device if isinstance(path.segments[0].W0, torch.Tensor) else None
     for i, segment in enumerate(path.segments):
         for name in ("W0", "a0", "W1", "a1", "radii"):
@@ -321,7 +320,7 @@ class SegmentAudit:
     certificate's argument holds ``a`` fixed while the directions move; ``≤ OUTPUT_RTOL``), 0 elsewhere.
     ``joint``: the largest parameter gap between this segment's start and the previous segment's end (for
     the first segment, the path's start and ``A``; the last adds its end against ``B``), each parameter
-    relative to ``max(1, its size)`` (:func:`_gap`), ``≤ JOINT_RTOL``; ``function_jump``: ``max_i |f(x_i)|`` gap there, relative to the output scale
+    relative to ``max(1, min(its size, largest |parameter| of A and B))`` (:func:`_gap`), ``≤ JOINT_RTOL``; ``function_jump``: ``max_i |f(x_i)|`` gap there, relative to the output scale
     (``≤ FUNCTION_ATOL``); ``form``: :func:`form_problem` (``""`` when the segment has its form).
     """
 
@@ -596,16 +595,17 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
     roundoff = _roundoff(c, Ws, As, x, lipschitz, lam)
     _, y = _data(x, y, loss=loss)
     WA, aA, WB, aB = (t.to(x.device) for t in (WA, aA, WB, aB))
+    size = max(float(t.abs().max()) for t in (WA, aA, WB, aB))
     f_ends = [_values(W[None], a[None], x, y, loss_fn, lam)[0][0] for W, a in ((WA, aA), (WB, aB))]
     output_scale = max(1.0, *(float(((x @ W.T).abs() * a.abs()).sum(dim=1).max()) for W, a in ((WA, aA), (WB, aB))))
     moved = [0.0, 0.0]
     results, bounds = [], []
     for i, segment in enumerate(path.segments):
         before = (WA, aA, f_ends[0]) if i == 0 else (Ws[i - 1, -1], As[i - 1, -1], f[i - 1, -1])
-        gaps = [_gap(Ws[i, 0], before[0]), _gap(As[i, 0], before[1])]
+        gaps = [_gap(Ws[i, 0], before[0], size), _gap(As[i, 0], before[1], size)]
         jump = float((f[i, 0] - before[2]).abs().max()) / output_scale
         if i == len(path.segments) - 1:
-            gaps += [_gap(Ws[i, -1], WB), _gap(As[i, -1], aB)]
+            gaps += [_gap(Ws[i, -1], WB, size), _gap(As[i, -1], aB, size)]
             jump = max(jump, float((f[i, -1] - f_ends[1]).abs().max()) / output_scale)
         joint = max(gaps)
         step = float((segment.a0.abs() * (segment.W1 - segment.W0).norm(dim=1)).sum())
@@ -656,10 +656,12 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
                  max(bounds), max(bounds[first:last], default=spherized_level), loss, proof_of(loss_fn), roundoff)
 
 
-def _gap(p: torch.Tensor, q: torch.Tensor) -> float:
-    """``max_k |p_k − q_k| / max(1, |p_k|, |q_k|)``: each parameter against its own size (a large parameter
-    elsewhere must not hide a gap)."""
-    return float(((p - q).abs() / torch.maximum(p.abs(), q.abs()).clamp_min(1.0)).max())
+def _gap(p: torch.Tensor, q: torch.Tensor, limit: float) -> float:
+    """``max_k |p_k − q_k| / max(1, min(max(|p_k|, |q_k|), limit))``: each parameter against its own size (a
+    large parameter elsewhere must not hide a gap), but never a size beyond ``limit``, the largest parameter
+    of ``A`` and ``B`` (a detour through huge weights must not hide one either)."""
+    scale = torch.maximum(p.abs(), q.abs()).clamp_max(limit).clamp_min(1.0)
+    return float(((p - q).abs() / scale).max())
 
 
 def _bound(kind: str, start: float, end: float, lipschitz_step: float) -> float:

@@ -107,8 +107,8 @@ class Segment:
         --------
         >>> import torch
         >>> from nnproofs import barrier
-        >>> A, B, x, y = barrier.tight_pair()
-        >>> last = barrier.constructive_path(A, B, x).segments[-1]
+        >>> A, _, x, y = barrier.tight_pair()
+        >>> last = barrier.constructive_path(A, tuple(t.flip(0) for t in A), x).segments[-1]
         >>> W, a = last.evaluate(torch.tensor([1.0], dtype=torch.float64))
         >>> last.reverse and torch.equal(W[0], last.W0)
         True
