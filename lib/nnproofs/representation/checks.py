@@ -519,6 +519,8 @@ def check_unbiasedness(
             width = max(UNBIASED_MIN_WIDTH, widest)
             factor_needed = max(replicates * needed / UNBIASED_MAX_POOLED_WIDTH,
                                 _sampling_cost(needed, replicates, test_points, d) / budget.WORK)
+            digits = 10.0 ** (math.floor(math.log10(factor_needed)) - 2)
+            factor_needed = math.ceil(factor_needed / digits) * digits  # rounded up: the factor named suffices
             beyond = (f"the width {needed} needed for 4r <= {DETECTION_LIMIT:g} ({replicates} replicates,"
                       f" {test_points} test points) is beyond the budget of {pooled_max:.3g} pooled neurons"
                       f" (UNBIASED_MAX_POOLED_WIDTH) and {limit:.3g} operations (nnproofs.budget.work), each times"
