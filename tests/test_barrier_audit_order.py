@@ -168,9 +168,11 @@ def test_a_bad_loss_between_the_probed_targets_is_caught_at_the_datas_targets(fu
 
 
 def test_the_datas_targets_are_verified_for_a_good_loss():
+    """Targets beyond the probe: a proved loss holds there without probing it again (a review found the probe
+    at 4500 targets refused for its memory); an unproved one is probed at them (the test above)."""
     A, B, x, y = _pair()
     report = _audit(barrier.constructive_path(A, B, x), A, B, x, y * 3.3)
-    assert report.outside == 0.0 and report.holds
+    assert report.loss_proved and report.within_loss_range and report.holds
 
 
 # ---- finding 5: a zero output layer does not break the joints' tolerance ----------------------------------

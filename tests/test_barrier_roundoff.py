@@ -93,3 +93,32 @@ def test_the_allowance_is_the_float64_error_bound_of_the_tight_pair():
     A, B, x, y = barrier.tight_pair()
     report = barrier.audit(barrier.constructive_path(A, B, x), x, y, A=A, B=B, loss="huber", lam=0.0)
     assert 0 < report.roundoff < 1e-9 * report.certificate
+
+
+def test_large_units_orthogonal_to_the_data_at_the_ends_keep_a_correct_path_passed():
+    """A third review: two units with a = ±1e8 that A's data never sees (x on the first axis, w = (0, 1)) are
+    merged to a grid centre the data does see; consolidation keeps a₁ + a₂ = 3 exactly, so f moves only by
+    float64 round-off of the 1e8 terms, which the output scale of A and B alone (about 1) did not allow."""
+    g = torch.Generator().manual_seed(1)
+    x = torch.zeros(50, 2, dtype=D)
+    x[:, 0] = torch.randn(50, generator=g, dtype=D)
+    y = torch.randn(50, generator=g, dtype=D)
+    A = (torch.tensor([[0.0, 1], [0, 1], [1, 0], [-1, 0], [0.6, 0.8], [0.8, -0.6]], dtype=D),
+         torch.tensor([1e8, -1e8 + 3, 1, -1, 0.5, 0.2], dtype=D))
+    B = (torch.tensor([[1.0, 0], [0.6, 0.8], [-1, 0], [0, -1], [0.8, 0.6], [0, 1]], dtype=D),
+         torch.tensor([0.7, 0.3, -0.4, 0, 0.1, 0.2], dtype=D))
+    for loss in ("huber", "bce"):
+        targets = y if loss == "huber" else torch.sigmoid(y)
+        report = barrier.audit(barrier.constructive_path(A, B, x, cover="grid"), x, targets, A=A, B=B, loss=loss,
+                               lam=1e-3)
+        assert report.verdict == "PASSED", report.report()
+
+
+def test_a_proved_loss_is_not_probed_again_at_many_targets():
+    """A third review: 4500 samples with targets ×20 were refused after training (the probe at every target
+    needed 4.6e9 bytes), though Huber is proved for every target."""
+    x, y = barrier.teacher_data(2, samples=4500, seed=1)
+    W, a = barrier.train_networks(x, 20 * y, width=8, seeds=2, loss="huber", steps=20)
+    A, B = (W[0], a[0]), (W[1], a[1])
+    report = barrier.audit(barrier.constructive_path(A, B, x), x, 20 * y, A=A, B=B, loss="huber", lam=1e-3)
+    assert report.loss_proved and report.verdict in ("PASSED", "INCONCLUSIVE"), report.report()

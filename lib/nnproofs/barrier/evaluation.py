@@ -310,8 +310,8 @@ class SegmentAudit:
     """What one segment promises and what it did on the data.
 
     ``function_change``: ``max_{t,i} |f_t(x_i) − f_0(x_i)|`` relative to the output scale
-    ``max(1, max_i Σ_j |a_j||w_j·x_i|)`` of ``A`` and ``B`` (what float64 round-off of ``f`` is proportional to;
-    exact kinds must keep it ≤ ``FUNCTION_ATOL``);
+    ``max(1, max_i Σ_j |a_j||w_j·x_i|)`` over ``A``, ``B`` and the segment's own parameters (what float64
+    round-off of ``f`` is proportional to; exact kinds must keep it ≤ ``FUNCTION_ATOL``);
     ``excess``: how far the cost went above its promised bound, which is ``allowed`` (round-off
     :func:`cost_roundoff`, plus the merge certificate for merge segments), in the segment's forward
     direction; ``largest_norm``: ``max_{t,j} ‖w_j(t)‖`` (feasibility, ``≤ 1 + FEASIBILITY_RTOL``);
@@ -618,7 +618,10 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
             largest = float(kept[0].abs().max())
             output_change = float((kept - kept[0]).abs().max()) / largest if largest > 0 else 0.0
         fi, ci = (f[i].flip(0), c[i].flip(0)) if segment.reverse else (f[i], c[i])  # forward direction
-        change = float((fi - fi[0]).abs().max()) / output_scale
+        # round-off of f along the segment: its own parameters' scale (units orthogonal to the data at A and B
+        # can carry large output weights inside the path)
+        own_scale = float(((x @ Ws[i].transpose(-1, -2)).abs() * As[i].abs()[:, None, :]).sum(-1).max())
+        change = float((fi - fi[0]).abs().max()) / max(output_scale, own_scale)
         if segment.kind in ("prune", "spherize"):
             excess = float((ci[1:] - ci[:-1]).max())
         elif segment.kind in ("consolidate", "merge"):
@@ -644,7 +647,8 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
     inner_peak = float(inner.max()) if inner.numel() else spherized_level
     masses = [float((a * W.norm(dim=1)).abs().sum()) for W, a in ((WA, aA), (WB, aB))]
     scale = lipschitz * mean_norm * max(masses)
-    loss_fn = verified_for(loss_fn, y, f)  # also at the data's own targets, where the path's predictions go
+    if not proof_of(loss_fn):  # a proved loss holds for every target: probing it again would only cost time
+        loss_fn = verified_for(loss_fn, y, f)  # also at the data's own targets, where the path's predictions go
     outside = loss_fn.outside(f.reshape(-1), y)
     ranks = [SIDE_ORDER.get(s.side, -1) for s in path.segments]
     ordered = (min(ranks) >= 0 and ranks == sorted(ranks)
