@@ -257,7 +257,7 @@ def check_sparse_grid_levels(f: Callable[[torch.Tensor], torch.Tensor], *, d: in
     n0 = levels[-len(window)]
     log_deficit = 0.0 if norm == "H1" else expected * (1 - (n0 / (n0 + 1)) ** (d - 1))
     tolerance = log_deficit + RATIO_MARGIN * expected
-    reading = read_class(f, d=d, m=degree + 1, interpolant=finest)
+    reading = read_class(f, d=d, m=degree + 1, interpolant=finest, p=math.inf if norm == "Linf" else 2)
     requirements = {
         f"I_n f = f at the grid points (relative {INTERPOLATION_RTOL:g}) at every level": all(
             r <= INTERPOLATION_RTOL for r in reproduction),
