@@ -451,6 +451,9 @@ def test_a_feature_narrower_than_the_coarsest_step_is_unread_and_a_kink_beside_i
     assert check.verdict == "INCONCLUSIVE" and "does not resolve" in check.inconclusive
     kinked = lambda x: feature(x) + 0.05 * (x * (1 - x)).prod(1) * (x[:, 0] - 0.23).abs()
     assert check_super_approximation(kinked, m=2, WL=default_wl(2), p=2).verdict == "FAILED"
+    spot = lambda x: feature(x, width=0.003, a=torch.tensor([0.62, 0.35], dtype=torch.float64))
+    levels = check_sparse_grid_levels(spot, d=2, levels=range(3, 9), samples=4000)
+    assert levels.verdict == "INCONCLUSIVE" and "does not resolve" in levels.inconclusive
 
 
 def test_pre_asymptotic_products_of_sines_in_high_dimension_are_inconclusive():

@@ -187,7 +187,8 @@ def check_sparse_grid_levels(f: Callable[[torch.Tensor], torch.Tensor], *, d: in
         ``measured`` is the smallest ratio per level over the last three levels, tested one-sided
         (at least the expected ratio minus the tolerance). Requirements: :math:`I_n f = f` at the grid
         points (relative ``1e-12``), every error above float64 round-off, and the class readings of
-        :func:`~nnproofs.korobov.read_class` with :math:`m = p + 1`.
+        :func:`~nnproofs.korobov.read_class` with :math:`m = p + 1`, of :math:`X^m_2` for the :math:`L_2` and
+        :math:`H^1` errors and of :math:`X^m_\\infty` for :math:`L_\\infty` (the theorem's classes).
 
     Notes
     -----

@@ -98,7 +98,7 @@ def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: i
     samples : int, optional
         Uniform random points of the :math:`d = 2` error (at least ``MIN_SAMPLES`` = 1024).
     p : int, optional
-        The norm, 1 or 2 (``NORMS_P``).
+        The norm, 1 or 2 (``NORMS_P``); the class read is :math:`X^m_p` (:func:`~nnproofs.korobov.read_class`).
     coefficient_scale : float, optional
         Every stored coefficient (surplus) times this factor (a near-miss control; 1 is Network B).
 
