@@ -503,3 +503,11 @@ def test_the_mixed_differences_of_in_class_targets_converge(name):
     from nnproofs.korobov import CONVERGENCE, mixed_convergence
     f, d = SMOOTH[name]
     assert mixed_convergence(f, d)[1] <= CONVERGENCE / 1.5
+
+
+def test_the_stated_resolution_of_the_mixed_convergence():
+    """How the checks decide: 0.3 |x_1 - x_2|^3.9 times the bubble under sin sin (D^(2,2) ~ |t|^-0.1) reads about
+    0.47 and passes the reading; at exponent 3.5 it reads above 1."""
+    from nnproofs.korobov import CONVERGENCE, mixed_convergence
+    weak = lambda x: torch.sin(math.pi * x).prod(1) + 0.3 * (x[:, 0] - x[:, 1]).abs() ** 3.9 * (x * (1 - x)).prod(1)
+    assert 0.4 < mixed_convergence(weak, 2)[1] <= CONVERGENCE
