@@ -23,6 +23,7 @@ CASES = {
     "read_class": lambda: dict(f=korobov.korobov_example(2), d=2, m=2, interpolant=_interpolant()),
     "coordinate_differences": lambda: dict(f=korobov.korobov_example(2), d=2, order=2),
     "mixed_differences": lambda: dict(f=korobov.korobov_example(2), d=2),
+    "mixed_convergence": lambda: dict(f=korobov.korobov_example(2), d=2),
     "scaled_surplus_maxima": lambda: dict(interpolant=_interpolant()),
     "surplus_growth": lambda: dict(interpolant=_interpolant()),
     "error_trend": lambda: dict(f=korobov.korobov_example(2), interpolant=_interpolant()),

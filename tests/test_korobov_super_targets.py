@@ -24,7 +24,7 @@ class Kinked:
 
 
 def test_a_target_that_leaves_the_class_between_two_checks_is_rejected_by_the_second():
-    for check in (lambda f: korobov.check_super_approximation(f, m=2, WL=WL),
+    for check in (lambda f: korobov.check_super_approximation(f, m=2, WL=WL, p=2),
                   lambda f: korobov.check_super_approximation_derivative(f, m=2, WL=WL),
                   lambda f: korobov.check_partitioned_network(f, WL=WL[:2])):
         f = Kinked()

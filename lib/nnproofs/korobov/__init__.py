@@ -60,8 +60,9 @@ from .network_b_sparse import SparseSuperApproximationNetwork
 from .network_c import PartitionedNetwork, partitioned_network
 from .sizes import (BAND, MAX_BASE, MAX_BITS, MAX_PRODUCT_DEPTH, MAX_STORED_BITS, NONZERO_KEY, PARAMETER_DIGITS,
                     ROUNDING, SMOOTHNESS)
-from .smoothness import (DIFFERENCE_GROWTH, SURPLUS_GROWTH, TREND_GROWTH, ClassReading, coordinate_differences,
-                         error_trend, mixed_differences, read_class, scaled_surplus_maxima, surplus_growth)
+from .smoothness import (CONVERGENCE, DIFFERENCE_GROWTH, SURPLUS_GROWTH, TREND_GROWTH, ClassReading,
+                         coordinate_differences, error_trend, mixed_convergence, mixed_differences, read_class,
+                         scaled_surplus_maxima, surplus_growth)
 from .sparsegrid import DEGREES, SparseGridInterpolant, level_multi_indices, sparse_grid_interpolant, sparse_grid_size
 from .super_checks import (BAND_SHARE, GAUSS_NODES, MAX_CHECK_DIMENSION, NORMS_P, PRODUCTS, check_partitioned_network,
                            check_super_approximation, check_super_approximation_derivative)
@@ -75,7 +76,8 @@ __all__ = [
     "DEGREES", "SparseGridInterpolant", "sparse_grid_interpolant", "sparse_grid_size", "level_multi_indices",
     "korobov_example", "basis_sum_target",
     # the class readings
-    "DIFFERENCE_GROWTH", "SURPLUS_GROWTH", "TREND_GROWTH", "ClassReading", "error_trend", "read_class",
+    "DIFFERENCE_GROWTH", "SURPLUS_GROWTH", "TREND_GROWTH", "CONVERGENCE", "ClassReading", "error_trend",
+    "mixed_convergence", "read_class",
     "coordinate_differences",
     "mixed_differences", "scaled_surplus_maxima", "surplus_growth",
     # Network A

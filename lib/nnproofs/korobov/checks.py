@@ -187,7 +187,8 @@ def check_sparse_grid_levels(f: Callable[[torch.Tensor], torch.Tensor], *, d: in
         ``measured`` is the smallest ratio per level over the last three levels, tested one-sided
         (at least the expected ratio minus the tolerance). Requirements: :math:`I_n f = f` at the grid
         points (relative ``1e-12``), every error above float64 round-off, and the class readings of
-        :func:`~nnproofs.korobov.read_class` with :math:`m = p + 1`.
+        :func:`~nnproofs.korobov.read_class` with :math:`m = p + 1`, of :math:`X^m_2` for the :math:`L_2` and
+        :math:`H^1` errors and of :math:`X^m_\\infty` for :math:`L_\\infty` (the theorem's classes).
 
     Notes
     -----
@@ -257,7 +258,7 @@ def check_sparse_grid_levels(f: Callable[[torch.Tensor], torch.Tensor], *, d: in
     n0 = levels[-len(window)]
     log_deficit = 0.0 if norm == "H1" else expected * (1 - (n0 / (n0 + 1)) ** (d - 1))
     tolerance = log_deficit + RATIO_MARGIN * expected
-    reading = read_class(f, d=d, m=degree + 1, interpolant=finest)
+    reading = read_class(f, d=d, m=degree + 1, interpolant=finest, p=math.inf if norm == "Linf" else 2)
     requirements = {
         f"I_n f = f at the grid points (relative {INTERPOLATION_RTOL:g}) at every level": all(
             r <= INTERPOLATION_RTOL for r in reproduction),

@@ -98,7 +98,7 @@ def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: i
     samples : int, optional
         Uniform random points of the :math:`d = 2` error (at least ``MIN_SAMPLES`` = 1024).
     p : int, optional
-        The norm, 1 or 2 (``NORMS_P``).
+        The norm, 1 or 2 (``NORMS_P``); the class read is :math:`X^m_p` (:func:`~nnproofs.korobov.read_class`).
     coefficient_scale : float, optional
         Every stored coefficient (surplus) times this factor (a near-miss control; 1 is Network B).
 
@@ -160,7 +160,8 @@ def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: i
         band.append(size["band fraction"])
         resources.append(dict(size["resources"]))
         logs.append(size["n^(d-1)"])
-    reading = read_class(f, d=d, m=m, interpolant=max(sizes, key=lambda size: size["resources"]["K"])["interpolant object"])
+    finest = max(sizes, key=lambda size: size["resources"]["K"])["interpolant object"]
+    reading = read_class(f, d=d, m=m, interpolant=finest, p=p)
     wl = [float(W * L) for W, L in WL]
     raw = {} if d == 1 else {f"L{p} error": errors, f"slope of the L{p} error itself": fit_loglog(wl, errors).slope,
                              "n^(d-1)": logs}
@@ -299,7 +300,7 @@ def check_super_approximation_derivative(f: Callable[[torch.Tensor], torch.Tenso
         bands.append(band_profile(network, f))
         depths.append(network.s)
         finest = max(finest, (network.K, network.interpolant), key=lambda pair: pair[0])
-    reading = read_class(f, d=1, m=m, interpolant=finest[1])
+    reading = read_class(f, d=1, m=m, interpolant=finest[1], p=2)  # the class X^m_2 of the L2 derivative error
     requirements = {"off the bands, ‖Φ' − f'‖ <= 1.05 ‖(I_n f)' − f'‖ for every (W, L)": all(
         e <= 1.05 * i for e, i in zip(errors, interpolation)), **reading.requirements}
     wl = [float(W * L) for W, L in WL]
@@ -396,7 +397,7 @@ def check_partitioned_network(f: Callable[[torch.Tensor], torch.Tensor], *, WL: 
                           "depth": network.depth, NONZERO_KEY: significant(network.nonzero_parameters, PARAMETER_DIGITS),
                           "stored bits": network.stored_bits})
         finest = max(finest, (network.K, interpolant), key=lambda pair: pair[0])
-    reading = read_class(f, d=1, m=2, interpolant=finest[1])
+    reading = read_class(f, d=1, m=2, interpolant=finest[1], p=2)  # the class X^2_2 of the L2 derivative error
     requirements = {
         "‖Φ' − f'‖ <= 1.05 ‖(I_n f)' − f'‖ for every (W, L)": all(e <= 1.05 * i for e, i in zip(errors, interpolation)),
         "‖Φ − f‖ <= 1.05 ‖I_n f − f‖ for every (W, L)": all(v <= 1.05 * i for v, i in zip(values, values_interpolant)),
