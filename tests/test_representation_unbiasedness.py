@@ -368,9 +368,15 @@ def test_dimension_stability_probes_every_width_a_sampled_check_draws(above):
             net[2].weight.mul_(0.97)
     check = rep.check_dimension_stability(rep.default_target, [2, 3], build=_own(fast_path))
     assert check.verdict == "INCONCLUSIVE"
-    assert f"(2, {min(w for w in rep.checks._probe_widths() if w > above)})" in check.inconclusive
+    assert f"(2, {min(w for w in rep.checks._probe_widths(2) if w > above)})" in check.inconclusive
     same = rep.check_dimension_stability(rep.default_target, [2, 3], build=_own(lambda *args: None))
     assert same.passed, same.report()
+
+
+def test_the_probes_reach_the_widest_unbiasedness_network_within_a_memory_cap():
+    widest = rep.UNBIASED_MAX_POOLED_WIDTH // rep.UNBIASED_MIN_REPLICATES
+    assert rep.checks._probe_widths(2)[-1] == widest and rep.checks._probe_widths(3)[0] == 256
+    assert rep.checks._probe_widths(2000)[-1] * 2000 <= rep.checks.PROBE_MAX_WEIGHTS
 
 
 def test_dimension_stability_asserts_the_ceiling_not_a_monotone_ratio():

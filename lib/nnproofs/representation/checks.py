@@ -63,6 +63,7 @@ FAILURE_MAX_RESOLUTION = 0.05  # check_unbiasedness: up to this r a failure is F
 SAMPLING_OPS = 20  # _sampling_cost: operations per coordinate of a neuron's random draws (normal, χ, multinomial)
 NETWORK_OVERHEAD = 10**6  # _sampling_cost: one sampled network's fixed cost (Python, allocation), in operations
 SAMPLER_PROBE_WIDTH = 256  # check_dimension_stability: the narrowest width at which the build's sampler is compared
+PROBE_MAX_WEIGHTS = 2**25  # check_dimension_stability: first-layer weights of the widest probe (268 MB in float64)
 MAX_DIMENSIONS = 32  # entries of ds in check_dimension_stability and compare_constants
 UNBIASED_MAX_POOLED_WIDTH = 16_000_000  # check_unbiasedness: the budget of pooled neurons (replicates × width) at ci,
 #   times nnproofs.budget.factor(), about 2 s of one core per million at 100 test points; the width it chooses also
@@ -147,13 +148,14 @@ def _built(build, poly, variables, sigma, inputs) -> tuple[SharpenedRepresentati
     return rep, library_copy(rep, "build")
 
 
-def _probe_widths() -> list[int]:
-    """The widths at which :func:`_library_sampler` compares samplers: ``SAMPLER_PROBE_WIDTH`` times powers of 4,
-    ``RATIO_MIN_N`` and the widest network a sampled check may draw (``UNBIASED_MAX_POOLED_WIDTH`` ×
-    :func:`nnproofs.budget.factor` / ``UNBIASED_MIN_REPLICATES``)."""
-    widest = int(UNBIASED_MAX_POOLED_WIDTH * budget.factor()) // UNBIASED_MIN_REPLICATES
+def _probe_widths(d: int) -> list[int]:
+    """The widths at which :func:`_library_sampler` compares samplers in ``d`` dimensions: ``SAMPLER_PROBE_WIDTH``
+    times powers of 4, ``RATIO_MIN_N`` and the widest network :func:`check_unbiasedness` may draw
+    (``UNBIASED_MAX_POOLED_WIDTH`` × :func:`nnproofs.budget.factor` / ``UNBIASED_MIN_REPLICATES``), all within
+    ``PROBE_MAX_WEIGHTS`` first-layer weights."""
+    widest = min(int(UNBIASED_MAX_POOLED_WIDTH * budget.factor()) // UNBIASED_MIN_REPLICATES, PROBE_MAX_WEIGHTS // d)
     geometric = [SAMPLER_PROBE_WIDTH * 4**i for i in range(32) if SAMPLER_PROBE_WIDTH * 4**i < widest]
-    return sorted({*geometric, RATIO_MIN_N, widest})
+    return sorted({*geometric, min(RATIO_MIN_N, widest), widest})
 
 
 def _library_sampler(rep: SharpenedRepresentation, fields: SharpenedRepresentation) -> int | None:
@@ -163,7 +165,7 @@ def _library_sampler(rep: SharpenedRepresentation, fields: SharpenedRepresentati
     weights."""
     if type(rep) is SharpenedRepresentation and "sample" not in vars(rep):
         return None  # the library's own sampler of the same fields
-    for seed, n in enumerate(_probe_widths()):
+    for seed, n in enumerate(_probe_widths(fields.dimension)):
         drawn = [counted(s.sample(n, generator=torch.Generator(device=fields.device).manual_seed(seed)),
                          "build's sample()", d=fields.dimension, n=n) for s in (rep, fields)]
         if not all(torch.equal(a, b) for a, b in zip(*drawn)):
@@ -748,8 +750,8 @@ def check_dimension_stability(
     The stability is relative to the Fischer norm: :math:`|x|^2` has :math:`\\|\\cdot\\|_F = \\sqrt{2d}` and fails.
     The controls share the correct construction's :math:`M_k` and fail only the first requirement. The check reads
     the fields and the library's sampler: a build whose ``sample`` draws other networks at some width of
-    :func:`_probe_widths` (up to the widest a sampled check draws) gets INCONCLUSIVE; its sampler is for
-    :func:`check_unbiasedness` to test.
+    :func:`_probe_widths` (up to the widest :func:`check_unbiasedness` draws, within ``PROBE_MAX_WEIGHTS``
+    weights) gets INCONCLUSIVE; its sampler is for :func:`check_unbiasedness` to test.
     """
     if not callable(target):
         raise TypeError(f"target must be a callable d -> (poly, variables), got {type(target).__name__}")
@@ -788,7 +790,9 @@ def check_dimension_stability(
             "√M_k/‖f_k‖_F <= our dimension-free ceiling C_k": bool(ceilings_hold),
         },
         inconclusive=(f"at (d, width) = {own_sampler} the build's sample() does not draw the library's networks of"
-                      f" its fields (compared bit for bit at widths {_probe_widths()}): this check reads the fields"
+                      f" its fields (compared bit for bit at the widths of _probe_widths(d),"
+                      f" {_probe_widths(max(ds))} in"
+                      f" d = {max(ds)}): this check reads the fields"
                       " (kernels, σ, β, bias sign, output scale) and the library's sampler, not another sampler; test"
                       " that one with check_unbiasedness and check_monte_carlo_rate") if own_sampler else "",
         notes={"d": ds, "B": bounds, **{f"√M_{k}/‖f_{k}‖_F": v for k, v in ratios.items()}},
