@@ -398,3 +398,18 @@ def test_an_undecided_heavy_tail_names_its_limit():
     assert check.verdict == "INCONCLUSIVE"
     assert re.search(r"the limit is the width \d+: .* up to width \d+ fits the budget \(pass width=\)",
                      check.inconclusive), check.inconclusive
+
+
+def test_the_rate_checks_tolerance_is_the_reference_laws():
+    """A shared shift per network widens the build's own spread; the slope's tolerance is read from the reference
+    law (the library's sampler of the fields at the same seed), so it equals the library build's; the heavy tail is
+    read on the reference law's draws (at 10 replicates this seed's law has one draw of 66% of the total, and the
+    verdict is INCONCLUSIVE); at 20 replicates the rank test fails it."""
+    poly, v = _held_out(3, 41)
+    for replicates in (10, 20):
+        sizes = dict(ns=[1000, 4000], replicates=replicates, test_points=60, seed=17)
+        library = rep.check_monte_carlo_rate(poly, v, **sizes)
+        shifted = rep.check_monte_carlo_rate(poly, v, **sizes, build=_own(_shared_shift(3.0)))
+        assert shifted.tolerance == pytest.approx(library.tolerance, rel=1e-12) and library.passed, library.report()
+        assert not shifted.passed, shifted.report()
+    assert shifted.verdict == "FAILED" and not shifted.requirements[rep.checks.INFLATION], shifted.report()
