@@ -239,7 +239,6 @@ def heavy_tail(draws: Sequence[Sequence[float]], predictions: Sequence[float], *
     return ""
 
 
-@functools.lru_cache(maxsize=256)
 def markov_median_limit(count: int) -> float:
     """The smallest :math:`t` at which a median of ``count`` independent draws :math:`X \\ge 0` with
     :math:`E X = 1` reaches :math:`t` with probability at most ``UNBIASED_FALSE_REJECTION``.
@@ -265,7 +264,12 @@ def markov_median_limit(count: int) -> float:
     A median at least :math:`t` needs :math:`\\lceil N/2\\rceil` draws at least :math:`t`, each of probability at most
     :math:`1/t` (Markov), so the bound holds for every law with mean 1, however heavy its tail.
     """
-    count = positive_int("count", count)
+    return _markov_median_limit(positive_int("count", count))
+
+
+@functools.lru_cache(maxsize=256)
+def _markov_median_limit(count: int) -> float:
+    """:func:`markov_median_limit` of a validated ``count`` (bisection in :math:`\\log t`)."""
     need = (count + 1) // 2
     low, high = 1.0, 1e12
     for _ in range(200):
