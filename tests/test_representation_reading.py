@@ -199,3 +199,17 @@ def test_a_comparison_subclass_is_refused():
     flattering = Flattering(**{f: getattr(honest, f) for f in honest.__dataclass_fields__})
     with pytest.raises(TypeError, match="comparison must be a Comparison .*not a subclass"):
         ns.check_comparison(flattering)
+
+
+def test_a_library_object_whose_sampler_state_was_changed_is_not_the_library_sampler():
+    """A build returning the library's class with its mixture weights set uniform (an instance attribute the sampler
+    reads, not a field): the dimension check reads the fields' sampler, so it is INCONCLUSIVE, and the unbiasedness
+    check draws the reference law (its notes carry a rank test)."""
+    def uniform(poly, variables, *, sigma=1.0, inputs="sphere"):
+        built = rep.sharpened_representation(poly, variables, sigma=sigma, inputs=inputs)
+        built.weights = {k: 1 / len(built.weights) for k in built.weights}
+        return built
+    check = rep.check_dimension_stability(_target, [3, 4], build=uniform)
+    assert check.verdict == "INCONCLUSIVE" and "does not draw the library's networks" in check.inconclusive
+    unbiased = rep.check_unbiasedness(*_target(3), width=1000, replicates=20, test_points=40, seed=5, build=uniform)
+    assert unbiased.notes["rank test p (MSE above the reference law's)"] < 1.0

@@ -25,7 +25,7 @@ from ..validate import (
 from . import symbolic as sym
 from .moments import MOMENT_MAX_DIMENSION, _scales
 from .quadrature import funk_hecke_eigenvalue
-from .reading import centred_polynomial, centred_values, counted, library_copy
+from .reading import centred_polynomial, centred_values, counted, library_copy, library_sampler
 from .sampling import (
     KERNELS,
     SYMBOLIC_WORK,
@@ -97,7 +97,7 @@ def _representation_and_test_points(poly, variables, sigma, inputs, build, seed:
         return centred_values(maps, x, constant) - fx, float(maps[1].max())
 
     reference = None
-    if type(rep) is not SharpenedRepresentation or "sample" in vars(rep):
+    if not library_sampler(rep, fields):
         replay = torch.Generator(device=fields.device).manual_seed(seed)
         sample_inputs(test_points, d, inputs, generator=replay)  # the stream a library build would continue
 
@@ -163,7 +163,7 @@ def _library_sampler(rep: SharpenedRepresentation, fields: SharpenedRepresentati
     at which it does not: at every width of :func:`_probe_widths` (seed: its index) its counted maps equal those of
     ``fields.sample`` bit for bit. A sampler of another law (a subclass, a ``sample`` set on the instance) draws other
     weights."""
-    if type(rep) is SharpenedRepresentation and "sample" not in vars(rep):
+    if library_sampler(rep, fields):
         return None  # the library's own sampler of the same fields
     for seed, n in enumerate(_probe_widths(fields.dimension)):
         drawn = [counted(s.sample(n, generator=torch.Generator(device=fields.device).manual_seed(seed)),
