@@ -819,10 +819,9 @@ def check_dimension_stability(
             "√M_k/‖f_k‖_F <= our dimension-free ceiling C_k": bool(ceilings_hold),
         },
         inconclusive=(f"at (d, width) = {own_sampler} the build's sample() does not draw the library's networks of"
-                      f" its fields (compared bit for bit at the widths of _probe_widths(d),"
-                      f" {_probe_widths(max(ds))} in"
-                      f" d = {max(ds)}): this check reads the fields"
-                      " (kernels, σ, β, bias sign, output scale) and the library's sampler, not another sampler; test"
+                      f" its fields (compared bit for bit at the widths of _probe_widths(d), {_probe_widths(max(ds))}"
+                      f" in d = {max(ds)}): this check reads the fields (kernels, σ, β, bias sign, output scale)"
+                      " and the library's sampler, not another sampler; test"
                       " that one with check_unbiasedness and check_monte_carlo_rate") if own_sampler else "",
         notes={"d": ds, "B": bounds, **{f"√M_{k}/‖f_{k}‖_F": v for k, v in ratios.items()}},
     )
