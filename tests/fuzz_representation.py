@@ -47,6 +47,7 @@ CASES = {
     "forward_heat_control": _build(),
     "funk_hecke_eigenvalue": lambda: dict(k=4, j=2, d=3),
     "heavy_tail": lambda: dict(draws=[[1.0, 0.8, 1.2]], predictions=[1.0], failed=True),
+    "markov_median_limit": lambda: dict(count=20),
     "mean_scaled_control": lambda: dict(scale=1.1),
     "radial_second_moment": lambda: dict(k=3, j=2, d=4),
     "relu_square_integral": lambda: dict(k=3, t=torch.linspace(0, 1, 5, dtype=torch.float64), beta=2.0),

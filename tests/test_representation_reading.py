@@ -131,9 +131,13 @@ def test_the_reference_and_the_predictions_come_from_poly_and_the_library_never_
     liar, control = _subclass_build(Liar, output_scale=0.85), rep.mean_scaled_control(0.85)
     unbiased = [rep.check_unbiasedness(F, X, test_points=100, seed=41, build=b) for b in (liar, control)]
     assert unbiased[0].verdict == unbiased[1].verdict == "FAILED", unbiased[0].report()
+    # the liar's sampler is not the library's own, so it is also ranked against the reference law, which it equals
+    rank = "rank test p (MSE above the reference law's)"
+    assert unbiased[0].notes.pop(rank) > 0.01 and unbiased[1].notes.pop(rank) == 1.0
     assert unbiased[0].measured == unbiased[1].measured and unbiased[0].notes == unbiased[1].notes
     rate = [rep.check_monte_carlo_rate(F, X, ns=[1000, 4000], replicates=10, test_points=50, seed=41, build=b)
             for b in (liar, control)]
+    assert rate[0].notes.pop(rank) > 0.01 and rate[1].notes.pop(rank) == 1.0
     assert rate[0].measured == rate[1].measured and rate[0].notes == rate[1].notes
 
 
@@ -195,3 +199,17 @@ def test_a_comparison_subclass_is_refused():
     flattering = Flattering(**{f: getattr(honest, f) for f in honest.__dataclass_fields__})
     with pytest.raises(TypeError, match="comparison must be a Comparison .*not a subclass"):
         ns.check_comparison(flattering)
+
+
+def test_a_library_object_whose_sampler_state_was_changed_is_not_the_library_sampler():
+    """A build returning the library's class with its mixture weights set uniform (an instance attribute the sampler
+    reads, not a field): the dimension check reads the fields' sampler, so it is INCONCLUSIVE, and the unbiasedness
+    check draws the reference law (its notes carry a rank test)."""
+    def uniform(poly, variables, *, sigma=1.0, inputs="sphere"):
+        built = rep.sharpened_representation(poly, variables, sigma=sigma, inputs=inputs)
+        built.weights = {k: 1 / len(built.weights) for k in built.weights}
+        return built
+    check = rep.check_dimension_stability(_target, [3, 4], build=uniform)
+    assert check.verdict == "INCONCLUSIVE" and "does not draw the library's networks" in check.inconclusive
+    unbiased = rep.check_unbiasedness(*_target(3), width=1000, replicates=20, test_points=40, seed=5, build=uniform)
+    assert unbiased.notes["rank test p (MSE above the reference law's)"] < 1.0

@@ -279,3 +279,137 @@ def test_a_coefficient_off_by_twelve_percent_of_the_norm_in_the_networks_only_fa
     f_net = f + sympy.Rational(3207, 10000) * y[0] * y[2]  # 0.12 ‖f − f_0‖/‖y1y3‖ in L²(S²), exact moments
     check = rep.check_unbiasedness(f, y, test_points=100, seed=5021, build=_networks_of(f_net))
     assert check.verdict == "FAILED" and check.requirements[rep.checks.REPRESENTS_POLY]
+
+
+# The referee's third review on session 5's head (issue 26): a build that raises its own thresholds, a gross failure
+# called INCONCLUSIVE, a sampler that differs above the probe's width, and a monotonicity the theorem does not prove.
+
+def _own(sample_change, *, base=rep.sharpened_representation, **fields):
+    """A build whose sampler is the library's followed by ``sample_change(rep, net, n, generator)``."""
+    class Changed(rep.SharpenedRepresentation):
+        def sample(self, n, *, generator=None):
+            net = super().sample(n, generator=generator)
+            with torch.no_grad():
+                sample_change(self, net, n, generator)
+            return net
+
+    def build(poly, variables, *, sigma=1.0, inputs="sphere"):
+        g = base(poly, variables, sigma=sigma, inputs=inputs)
+        values = dict(variables=g.variables, sigma=g.sigma, beta=g.beta, constant=g.constant, parts=dict(g.parts),
+                      kernels=dict(g.kernels), inputs=g.inputs)
+        return Changed(**{**values, **fields})
+    return build
+
+
+def _shared_shift(scale):
+    """One N(0, scale · prediction) shift of each network's output bias: the mean stays f, the errors of a network
+    move together (their effective number of directions falls towards 1)."""
+    def change(self, net, n, generator):
+        net[2].bias.add_((scale * self.predicted_mse(n, self.inputs)) ** 0.5
+                         * torch.randn(1, dtype=torch.float64, generator=generator))
+    return change
+
+
+@pytest.mark.parametrize("output_scale, seed", [(1.0, 11), (0.92, 12), (1.08, 13)])
+def test_a_build_cannot_raise_its_own_thresholds(output_scale, seed):
+    """A shared shift per network (variance 4× the prediction), with or without an 8% offset of the mean, in d = 4 on
+    a polynomial of our own: the thresholds are those of the library's build at the same seed (the reference law),
+    and the variance above the exact prediction fails the pooled network."""
+    poly, v = _held_out(4, 31)
+    build = _own(_shared_shift(4.0), output_scale=output_scale)
+    check = rep.check_unbiasedness(poly, v, test_points=60, seed=seed, build=build)
+    library = rep.check_unbiasedness(poly, v, test_points=60, seed=seed)
+    key = "thresholds (mean z², pooled ratio)"
+    assert check.notes[key] == pytest.approx(library.notes[key], rel=1e-9) and max(library.notes[key]) < 10
+    assert check.verdict == "FAILED", check.report()
+    assert library.passed, library.report()
+
+
+def test_markov_median_limit_is_the_binomial_bound():
+    from scipy.stats import binom
+    for count in (10, 20, 99, 100):
+        t = rep.markov_median_limit(count)
+        assert binom.sf((count + 1) // 2 - 1, count, 1 / t) <= rep.checks.UNBIASED_FALSE_REJECTION
+        assert binom.sf((count + 1) // 2 - 1, count, 1 / (0.999 * t)) > rep.checks.UNBIASED_FALSE_REJECTION
+    assert rep.markov_median_limit(100) < 4 < rep.markov_median_limit(20) < 13
+    # one huge draw among gross ones: the median decides before any heavy-tail reading
+    gross = [[5.0] * 60 + [1e9] + [0.01] * 39]
+    assert rep.heavy_tail(gross, [1.0], failed=True) == ""
+    assert "exceeds the sum" in rep.heavy_tail([[3.0] * 60 + [1e9] + [0.01] * 39], [1.0], failed=True)
+    with pytest.raises(ValueError, match="count"):
+        rep.markov_median_limit(0)
+
+
+def _clamp_biases(self, net, n, generator):
+    net[0].bias.clamp_(min=-0.5 * self.beta)
+
+
+@pytest.mark.parametrize("seed", [21, 22])
+def test_a_gross_failure_is_failed_before_any_heavy_tail_reading(seed):
+    """Biases clamped at −β/2 (every bias still <= 0, the outputs kept) on a polynomial of our own in d = 3: the
+    median MSE/prediction is far beyond Markov's limit, and both sampled checks say FAILED, also at a given width whose
+    resolution is above FAILURE_MAX_RESOLUTION."""
+    x = sympy.symbols("x1:4")
+    poly = x[0] ** 3 * x[1] - x[2] ** 2 + 2 * x[0] * x[2] - 0.3
+    build = _own(_clamp_biases)
+    check = rep.check_unbiasedness(poly, x, test_points=60, seed=seed, build=build, width=1000, replicates=20)
+    assert check.notes["resolution r = √(pooled prediction)/‖f − f_0‖"] > rep.FAILURE_MAX_RESOLUTION
+    assert check.notes["median MSE / prediction of one network"] > rep.markov_median_limit(20)
+    assert check.verdict == "FAILED", check.report()
+    rate = rep.check_monte_carlo_rate(poly, x, ns=[1000, 4000], replicates=10, test_points=60, seed=seed, build=build)
+    assert rate.verdict == "FAILED", rate.report()
+
+
+@pytest.mark.parametrize("above", [1000, 50_000, 400_000])
+def test_dimension_stability_probes_every_width_a_sampled_check_draws(above):
+    """A sampler equal to the library's up to ``above`` neurons and 3% off beyond (a reader's fast path)."""
+    def fast_path(self, net, n, generator):
+        if n > above:
+            net[2].weight.mul_(0.97)
+    check = rep.check_dimension_stability(rep.default_target, [2, 3], build=_own(fast_path))
+    assert check.verdict == "INCONCLUSIVE"
+    assert f"(2, {min(w for w in rep.checks._probe_widths(2) if w > above)})" in check.inconclusive
+    same = rep.check_dimension_stability(rep.default_target, [2, 3], build=_own(lambda *args: None))
+    assert same.passed, same.report()
+
+
+def test_the_probes_reach_the_widest_unbiasedness_network_within_a_memory_cap():
+    widest = rep.UNBIASED_MAX_POOLED_WIDTH // rep.UNBIASED_MIN_REPLICATES
+    assert rep.checks._probe_widths(2)[-1] == widest and rep.checks._probe_widths(3)[0] == 256
+    assert rep.checks._probe_widths(2000)[-1] * 2000 <= rep.checks.PROBE_MAX_WEIGHTS
+
+
+def test_dimension_stability_asserts_the_ceiling_not_a_monotone_ratio():
+    """A family whose cubic part changes with d: the explicit kernel's √M_3/‖f_3‖_F rises from d = 2 to 3, below C_3."""
+    def target(d):
+        x = sympy.symbols(f"x1:{d + 1}")
+        cubic = x[0] ** 3 if d == 2 else math.sqrt(6) * x[0] * x[1] * x[2] if d == 3 else x[0] ** 3 + x[0] * x[1] ** 2
+        return cubic + x[1], x
+    check = rep.check_dimension_stability(target, [2, 3, 4], build=rep.explicit_representation)
+    ratios = check.notes["√M_3/‖f_3‖_F"]
+    assert ratios[1] > ratios[0] and check.passed, check.report()
+    assert max(ratios) <= rep.dimension_free_constant(3)
+
+
+def test_an_undecided_heavy_tail_names_its_limit():
+    """x1 + x1⁶/10 in d = 2 (seed 0): INCONCLUSIVE at the chosen width, naming the widest width within the budget."""
+    x = sympy.symbols("x1:3")
+    check = rep.check_unbiasedness(x[0] + x[0] ** 6 / 10, x, test_points=100, seed=0)
+    assert check.verdict == "INCONCLUSIVE"
+    assert re.search(r"the limit is the width \d+: .* up to width \d+ fits the budget \(pass width=\)",
+                     check.inconclusive), check.inconclusive
+
+
+def test_the_rate_checks_tolerance_is_the_reference_laws():
+    """A shared shift per network widens the build's own spread; the slope's tolerance is read from the reference
+    law (the library's sampler of the fields at the same seed), so it equals the library build's; the heavy tail is
+    read on the reference law's draws (at 10 replicates this seed's law has one draw of 66% of the total, and the
+    verdict is INCONCLUSIVE); at 20 replicates the rank test fails it."""
+    poly, v = _held_out(3, 41)
+    for replicates in (10, 20):
+        sizes = dict(ns=[1000, 4000], replicates=replicates, test_points=60, seed=17)
+        library = rep.check_monte_carlo_rate(poly, v, **sizes)
+        shifted = rep.check_monte_carlo_rate(poly, v, **sizes, build=_own(_shared_shift(3.0)))
+        assert shifted.tolerance == pytest.approx(library.tolerance, rel=1e-12) and library.passed, library.report()
+        assert not shifted.passed, shifted.report()
+    assert shifted.verdict == "FAILED" and not shifted.requirements[rep.checks.INFLATION], shifted.report()

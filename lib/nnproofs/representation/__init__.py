@@ -47,6 +47,7 @@ from .checks import (
     check_unbiasedness,
     compare_constants,
     heavy_tail,
+    markov_median_limit,
 )
 from .claims import CHAPTER
 from .controls import (
@@ -128,6 +129,7 @@ __all__ = [
     "forward_heat_control",
     "funk_hecke_eigenvalue",
     "heavy_tail",
+    "markov_median_limit",
     "mean_scaled_control",
     "neurons",
     "radial_second_moment",

@@ -41,6 +41,24 @@ def library_copy(rep: SharpenedRepresentation, name: str = "build") -> Sharpened
         raise type(error)(f"{name} returned a representation with invalid fields: {error}") from error
 
 
+def library_sampler(rep: SharpenedRepresentation, fields: SharpenedRepresentation) -> bool:
+    """Whether ``rep.sample`` is the library's sampler of ``fields`` (:func:`library_copy` of ``rep``): ``rep`` is of
+    the library's class, no ``sample`` is set on it, and the state the sampler reads (fields, mixture weights, the
+    kernels' terms) equals the copy's. Else the checks also draw from ``fields``, the reference law."""
+    if type(rep) is not SharpenedRepresentation or type(fields) is not SharpenedRepresentation:
+        return False
+    state, reference = dict(vars(rep)), dict(vars(fields))
+    if "sample" in state or set(state) != set(reference):
+        return False
+    kernels, own = reference.pop("_kernel_eval"), state.pop("_kernel_eval")
+    state.pop("_m_cache"), reference.pop("_m_cache")
+    if type(own) is not dict or set(own) != set(kernels):
+        return False
+    same_kernels = all(type(own[k]) is _TorchPolynomial and vars(own[k]) == vars(kernels[k]) for k in kernels)
+    return same_kernels and all(type(state[key]) is type(value) and state[key] == value
+                                for key, value in reference.items())
+
+
 def centred_polynomial(poly, variables) -> tuple[Callable[[torch.Tensor], torch.Tensor], float]:
     """:math:`x \\mapsto f(x) - f_0` (exact float64 polynomial evaluation on ``(N, d)`` tensors) and :math:`f_0`, read
     from ``poly`` itself."""
