@@ -227,43 +227,47 @@ def tight_pair(device=None):
     Returns
     -------
     A, B : Network
-        Width 6 on ℝ². ``B`` has two heavy units on the centres at 300° and 60° (``a = ∓70``) and four with
+        Width 6 on ℝ². ``B`` has two heavy units on the centres at 60° and 180° (``a = ∓70``) and four with
         ``a = 0`` off the centres, in another order than ``A``'s (the path must end at that order, not at
         ``B``'s canonical form).
-    x : tensor (2, 2)
-        Samples at 100° (norm 1) and 260° (norm 1/2).
-    y : tensor (2,)
-        Targets 0 and 1.
+    x : tensor (3, 2)
+        Samples at 220° (norms 1 and 2/5) and 20° (norm 1/2).
+    y : tensor (3,)
+        Targets 0, 1, 0.
 
     Examples
     --------
     >>> from nnproofs import barrier
     >>> A, B, x, y = barrier.tight_pair()
     >>> tuple(A[0].shape), tuple(x.shape)
-    ((6, 2), (2, 2))
+    ((6, 2), (3, 2))
 
     Notes
     -----
-    ``K = 3``; the grid's centres are at 60°, 180°, 300°. Two heavy units on the centres at 60° and 300°
-    (``a = ±80``) only push the predictions into the losses' linear parts (``|f| > 28``); two light units at
-    170° and 190° (``a = ∓10``) share the cell of the centre at 180°, 10° away from it (for the adaptive
-    cover too); two units with ``a = 0``. Each sample is orthogonal to one light unit, so merging raises
-    ``|f − y|`` by ``10‖x_i‖(sin 10° + cos 70° − cos 80°)``: barrier / certificate is
-    ``(sin 10° + cos 70° − cos 80°)/(4 sin 5°) ≈ 0.981``. The norms 1 and 1/2 differ, so that a certificate
-    built on another statistic of ``‖x‖`` than the mean misses. Merging moves nothing on ``B``'s side:
-    ``μ_B = 0 < μ_A``, so a certificate built on ``min(μ_A, μ_B)`` or their mean instead of the maximum
-    misses. Budget: constant work.
+    ``K = 3``; the grid's centres are at 60°, 180°, 300°. Two heavy units of ``A`` on the centres at 180° and
+    60° (``a = ±80``) only push the predictions into the losses' linear parts (``|f| > 24``); two light
+    units at 290° and 310° (``a = ∓10``) share the cell of the centre at 300°, 10° away from it (for the
+    adaptive cover too); two units with ``a = 0``. Each sample is orthogonal to one light unit, so merging
+    raises ``|f − y|`` by ``10‖x_i‖(sin 10° + cos 70° − cos 80°)``: barrier / certificate is
+    ``(sin 10° + cos 70° − cos 80°)/(4 sin 5°) ≈ 0.981``. The norms are skewed (mean 0.633, median 0.5,
+    midrange 0.7, mean max-coordinate 0.514), so that a certificate built on another statistic of ``‖x‖``
+    than the mean misses. Merging moves nothing on ``B``'s side: ``μ_B = 0 < μ_A``, so a certificate built
+    on ``min(μ_A, μ_B)``, their mean, or the first side's moment alone (audited in both orders,
+    :func:`tight_audits`) misses. Budget: constant work.
     """
     device = book_device.device() if device is None else _device(device)
-    degrees = torch.tensor([60.0, 170.0, 190.0, 300.0, 60.0, 60.0], dtype=torch.float64, device=device)
-    W = torch.stack([torch.cos(torch.deg2rad(degrees)), torch.sin(torch.deg2rad(degrees))], dim=1)
-    W = W / W.norm(dim=1, keepdim=True).clamp_min(1.0)
-    a = torch.tensor([80.0, -10.0, 10.0, -80.0, 0.0, 0.0], dtype=torch.float64, device=device)
-    samples = torch.deg2rad(torch.tensor([100.0, 260.0], dtype=torch.float64, device=device))
-    x = torch.stack([samples.cos(), samples.sin()], dim=1) * torch.tensor([[1.0], [0.5]], dtype=torch.float64,
-                                                                           device=device)
-    y = torch.tensor([0.0, 1.0], dtype=torch.float64, device=device)
-    on_centres = torch.deg2rad(torch.tensor([20.0, 100.0, 200.0, 250.0, 300.0, 60.0], dtype=torch.float64, device=device))
-    W_B = torch.stack([on_centres.cos(), on_centres.sin()], dim=1)
-    a_B = torch.tensor([0.0, 0.0, 0.0, 0.0, -70.0, 70.0], dtype=torch.float64, device=device)
-    return (W, a), (W_B, a_B), x, y
+
+    def directions(degrees):
+        radians = torch.deg2rad(torch.tensor(degrees, dtype=torch.float64, device=device))
+        unit = torch.stack([radians.cos(), radians.sin()], dim=1)
+        return unit / unit.norm(dim=1, keepdim=True).clamp_min(1.0)
+
+    def values(entries):
+        return torch.tensor(entries, dtype=torch.float64, device=device)
+
+    W = directions([180.0, 290.0, 310.0, 60.0, 180.0, 180.0])
+    a = values([80.0, -10.0, 10.0, -80.0, 0.0, 0.0])
+    W_B = directions([140.0, 220.0, 320.0, 10.0, 60.0, 180.0])
+    a_B = values([0.0, 0.0, 0.0, 0.0, -70.0, 70.0])
+    x = directions([220.0, 20.0, 220.0]) * values([[1.0], [0.5], [0.4]])
+    return (W, a), (W_B, a_B), x, values([0.0, 1.0, 0.0])
