@@ -125,7 +125,8 @@ def test_one_cover_understated_is_rejected(cover, factor, monkeypatch):
         factor if self.info.get("cover") == cover else 1.0))
     check = barrier.check_trained_barriers(n=2, widths=[16, 32], seeds=2, steps=50)
     assert not check.passed and barrier.REQ_TIGHT in _failing(check), check.report()
-    assert not any(barrier.tight_audits()[cover, "huber", order].holds for order in barrier.TIGHT_ORDERS)
+    assert not any(barrier.tight_audits()[n, cover, "huber", order].holds for n in barrier.TIGHT_DIMENSIONS
+                   for order in barrier.TIGHT_ORDERS)
 
 
 @pytest.mark.parametrize("loss", ["huber", "bce"])
@@ -136,7 +137,7 @@ def test_an_understated_lipschitz_constant_is_rejected_on_its_loss(loss, monkeyp
     monkeypatch.setattr(barrier.Path, "certificate", lambda self, x, lipschitz: certificate(
         self, x, 0.9 * lipschitz if lipschitz == target else lipschitz))
     failing = [key for key, report in barrier.tight_audits().items() if not report.holds]
-    assert {key[1] for key in failing} >= {loss}
+    assert {key[2] for key in failing} >= {loss}
 
 
 @pytest.mark.parametrize("factor", [0.9, 0.5])
@@ -277,6 +278,7 @@ NEAR_MISS_CERTIFICATES = {
     "root mean square ‖x‖": _statistic(lambda x: _norms(x).square().mean().sqrt()),
     "geometric mean ‖x‖": _statistic(lambda x: _norms(x).log().mean().exp()),
     "mean max-norm": _statistic(lambda x: x.abs().amax(dim=1).mean()),
+    "norm of the first two coordinates": _statistic(lambda x: x[:, :2].norm(dim=1).mean()),
     "μ_A alone": lambda self, x, lipschitz: lipschitz * float(_norms(x).mean()) * self.moments[0],
     "μ_B alone": lambda self, x, lipschitz: lipschitz * float(_norms(x).mean()) * self.moments[1],
     "×0.9": lambda self, x, lipschitz: 0.9 * lipschitz * float(_norms(x).mean()) * max(self.moments),
@@ -284,11 +286,13 @@ NEAR_MISS_CERTIFICATES = {
 }
 
 
-def test_the_tight_samples_tell_the_statistics_apart():
-    _, _, x, _ = barrier.tight_pair()
+@pytest.mark.parametrize("n", [2, 3])
+def test_the_tight_samples_tell_the_statistics_apart(n):
+    _, _, x, _ = barrier.tight_pair(n=n)
     norms = _norms(x)
     mean, median, midrange = float(norms.mean()), float(norms.median()), float(norms.max() + norms.min()) / 2
     assert len(norms) >= 3 and min(abs(median / mean - 1), abs(midrange / mean - 1), abs(midrange / median - 1)) > 0.1
+    assert n == 2 or float(x[:, :2].norm(dim=1).mean()) < 0.8 * mean  # n = 3: far off the first two axes
 
 
 @pytest.mark.parametrize("formula", sorted(NEAR_MISS_CERTIFICATES))

@@ -77,12 +77,14 @@ REQ_LOSS_RANGE = ("every prediction and target on every path lies where the loss
                   " or the loss is proved everywhere (proof_of)")
 TIGHT_RATIO = 0.95  # every tight case's barrier / certificate is above this, so a 10% understatement fails
 TIGHT_ORDERS = ("A→B", "B→A")
+TIGHT_DIMENSIONS = (2, 3)
 REQ_TIGHT = (f"certificate not understated: on tight_pair (barrier/certificate > {TIGHT_RATIO}) the audit holds for"
-             " both covers, both losses and both orders")
+             " n = 2 and 3, both covers, both losses and both orders")
 
 
-def tight_audits(device=None) -> dict[tuple[str, str, str], Audit]:
-    """The audit of :func:`tight_pair` for every cover, loss and order, where the certificate is nearly attained.
+def tight_audits(device=None) -> dict[tuple[int, str, str, str], Audit]:
+    """The audit of :func:`tight_pair` for every dimension, cover, loss and order, where the certificate is
+    nearly attained.
 
     Parameters
     ----------
@@ -92,9 +94,10 @@ def tight_audits(device=None) -> dict[tuple[str, str, str], Audit]:
     Returns
     -------
     dict
-        ``{(cover, loss, order): Audit}`` with ``order`` in :data:`TIGHT_ORDERS` (the path from ``A`` to
-        ``B``, and from ``B`` to ``A``); every check requires each to hold with ``merge_barrier >
-        TIGHT_RATIO · certificate`` (``REQ_TIGHT``), so a certificate understated by 10% fails.
+        ``{(n, cover, loss, order): Audit}`` with ``n`` in :data:`TIGHT_DIMENSIONS` and ``order`` in
+        :data:`TIGHT_ORDERS` (the path from ``A`` to ``B``, and from ``B`` to ``A``); every check requires
+        each to hold with ``merge_barrier > TIGHT_RATIO · certificate`` (``REQ_TIGHT``), so a certificate
+        understated by 10% fails.
 
     Examples
     --------
@@ -104,14 +107,18 @@ def tight_audits(device=None) -> dict[tuple[str, str, str], Audit]:
 
     Notes
     -----
-    Both orders, so that a certificate on one side's moment alone misses. Budget: constant work (a width-6
-    pair, three samples, eight audits).
+    Both orders, so that a certificate on one side's moment alone misses; ``n = 3``, so that one wrong only
+    off the plane misses. Budget: constant work (width-6 pairs, three samples, 16 audits).
     """
-    A, B, x, y = tight_pair(device)
-    ends = dict(zip(TIGHT_ORDERS, ((A, B), (B, A))))
-    return {(cover, loss, order): audit(constructive_path(*ends[order], x, cover=cover), x, y, A=ends[order][0],
-                                        B=ends[order][1], loss=loss, lam=LAMBDA)
-            for cover in COVERS for loss in ("huber", "bce") for order in TIGHT_ORDERS}
+    audits = {}
+    for n in TIGHT_DIMENSIONS:
+        A, B, x, y = tight_pair(device, n=n)
+        for order, (first, last) in zip(TIGHT_ORDERS, ((A, B), (B, A))):
+            for cover in COVERS:
+                for loss in ("huber", "bce"):
+                    path = constructive_path(first, last, x, cover=cover)
+                    audits[n, cover, loss, order] = audit(path, x, y, A=first, B=last, loss=loss, lam=LAMBDA)
+    return audits
 
 
 def _audit_requirements(audits: Sequence[Audit]) -> dict[str, bool]:

@@ -10,6 +10,7 @@ from .. import device as book_device
 from ..measure import sample_inputs
 from ..validate import finite_real, positive_int
 from . import costs
+from .covers import sphere_cover
 from .losses import get_loss
 from .model import LAMBDA, MAX_LR, Network, _data, _device, _forward, _generator, _lam
 
@@ -216,22 +217,23 @@ def spread_pairs(n: int, width: int, *, seeds: int, seed: int = 0, device=None) 
              spread_network(n, width, seed=base + 2 * s + 1, device=device)) for s in range(seeds)]
 
 
-def tight_pair(device=None):
+def tight_pair(device=None, n: int = 2):
     """A pair on which the barrier nearly attains the certificate, for both covers and both losses.
 
     Parameters
     ----------
     device : str or torch.device, optional
         Default: the book's device.
+    n : int
+        Input dimension, 2 or 3.
 
     Returns
     -------
     A, B : Network
-        Width 6 on ℝ². ``B`` has two heavy units on the centres at 60° and 180° (``a = ∓70``) and four with
-        ``a = 0`` off the centres, in another order than ``A``'s (the path must end at that order, not at
-        ``B``'s canonical form).
-    x : tensor (3, 2)
-        Samples at 220° (norms 1 and 2/5) and 20° (norm 1/2).
+        Width 6 on ℝⁿ. ``B`` has two heavy units on cover centres and four with ``a = 0`` off them, in another
+        order than ``A``'s (the path must end at that order, not at ``B``'s canonical form).
+    x : tensor (3, n)
+        Samples of norms 1, 1/2 and 2/5.
     y : tensor (3,)
         Targets 0, 1, 0.
 
@@ -244,30 +246,39 @@ def tight_pair(device=None):
 
     Notes
     -----
-    ``K = 3``; the grid's centres are at 60°, 180°, 300°. Two heavy units of ``A`` on the centres at 180° and
-    60° (``a = ±80``) only push the predictions into the losses' linear parts (``|f| > 24``); two light
-    units at 290° and 310° (``a = ∓10``) share the cell of the centre at 300°, 10° away from it (for the
-    adaptive cover too); two units with ``a = 0``. Each sample is orthogonal to one light unit, so merging
-    raises ``|f − y|`` by ``10‖x_i‖(sin 10° + cos 70° − cos 80°)``: barrier / certificate is
+    ``K = 3`` grid centres (at 60°, 180°, 300° for ``n = 2``; :func:`sphere_cover` for ``n = 3``). Two heavy
+    units of ``A`` on two centres only push the predictions into the losses' linear parts (``|f| > 14``);
+    two light units ``a = ∓10`` lie 10° on either side of the third centre ``u``, in the plane of ``u`` and
+    ``v`` (for ``n = 2``, at 290° and 310°); two units with ``a = 0``. The samples lie in that plane, 80°
+    from ``u``, each orthogonal to one light unit, so merging raises ``|f − y|`` by
+    ``10‖x_i‖(sin 10° + cos 70° − cos 80°)``: barrier / certificate is
     ``(sin 10° + cos 70° − cos 80°)/(4 sin 5°) ≈ 0.981``. The norms are skewed (mean 0.633, median 0.5,
-    midrange 0.7, mean max-coordinate 0.514), so that a certificate built on another statistic of ``‖x‖``
-    than the mean misses. Merging moves nothing on ``B``'s side: ``μ_B = 0 < μ_A``, so a certificate built
-    on ``min(μ_A, μ_B)``, their mean, or the first side's moment alone (audited in both orders,
-    :func:`tight_audits`) misses. Budget: constant work.
+    midrange 0.7), so that a certificate built on another statistic of ``‖x‖`` than the mean misses; for
+    ``n = 3`` every sample has three non-zero coordinates. Merging moves nothing on ``B``'s side:
+    ``μ_B = 0 < μ_A``, so a certificate built on ``min(μ_A, μ_B)``, their mean, or the first side's moment
+    alone (audited in both orders, :func:`tight_audits`) misses. Budget: constant work.
     """
     device = book_device.device() if device is None else _device(device)
+    if isinstance(n, bool) or not isinstance(n, int) or n not in (2, 3):
+        raise ValueError(f"n must be 2 or 3, got {n!r:.60}")
+    heavy_1, heavy_2, u = sphere_cover(n, 3, device=device)[[1, 0, 2]]  # n = 2: 180°, 60°, 300°
+    v = torch.stack([-u[1], u[0]]) if n == 2 else torch.eye(3, dtype=u.dtype, device=device)[2] - u[2] * u
+    v = v / v.norm()  # n = 3: towards the last axis, so that the samples reach far off the first two
 
-    def directions(degrees):
-        radians = torch.deg2rad(torch.tensor(degrees, dtype=torch.float64, device=device))
-        unit = torch.stack([radians.cos(), radians.sin()], dim=1)
-        return unit / unit.norm(dim=1, keepdim=True).clamp_min(1.0)
+    def turned(degrees):
+        """``u`` turned by ``degrees`` towards ``v``, in their plane."""
+        angle = math.radians(degrees)
+        return math.cos(angle) * u + math.sin(angle) * v
 
     def values(entries):
         return torch.tensor(entries, dtype=torch.float64, device=device)
 
-    W = directions([180.0, 290.0, 310.0, 60.0, 180.0, 180.0])
-    a = values([80.0, -10.0, 10.0, -80.0, 0.0, 0.0])
-    W_B = directions([140.0, 220.0, 320.0, 10.0, 60.0, 180.0])
-    a_B = values([0.0, 0.0, 0.0, 0.0, -70.0, 70.0])
-    x = directions([220.0, 20.0, 220.0]) * values([[1.0], [0.5], [0.4]])
-    return (W, a), (W_B, a_B), x, values([0.0, 1.0, 0.0])
+    samples = torch.stack([turned(-80.0), turned(80.0), turned(-80.0)]) * values([[1.0], [0.5], [0.4]])
+    push = [40.0 / float(heavy_1 @ samples[0]), -40.0 / float(heavy_2 @ samples[1])]
+    W = torch.stack([heavy_1, turned(-10.0), turned(10.0), heavy_2, heavy_1, heavy_1])
+    W = W / W.norm(dim=1, keepdim=True).clamp_min(1.0)
+    a = values([push[0], -10.0, 10.0, push[1], 0.0, 0.0])
+    W_B = torch.stack([turned(-160.0), turned(-80.0), turned(20.0), turned(70.0), heavy_2, heavy_1])
+    W_B = W_B / W_B.norm(dim=1, keepdim=True).clamp_min(1.0)
+    a_B = values([0.0, 0.0, 0.0, 0.0, 0.8 * push[1], 0.8 * push[0]])
+    return (W, a), (W_B, a_B), samples, values([0.0, 1.0, 0.0])
