@@ -247,7 +247,7 @@ def tight_pair(device=None, n: int = 2):
     Notes
     -----
     ``K = 3`` grid centres (at 60°, 180°, 300° for ``n = 2``; :func:`sphere_cover` for ``n = 3``). Two heavy
-    units of ``A`` on two centres only push the predictions into the losses' linear parts (``|f| > 14``);
+    units of ``A`` on two centres only push the predictions into the losses' linear parts (``|f| > 25``);
     two light units ``a = ∓10`` lie 10° on either side of the third centre ``u``, in the plane of ``u`` and
     ``v`` (for ``n = 2``, at 290° and 310°); two units with ``a = 0``. The samples lie in that plane, 80°
     from ``u``, each orthogonal to one light unit, so merging raises ``|f − y|`` by
@@ -274,7 +274,7 @@ def tight_pair(device=None, n: int = 2):
         return torch.tensor(entries, dtype=torch.float64, device=device)
 
     samples = torch.stack([turned(-80.0), turned(80.0), turned(-80.0)]) * values([[1.0], [0.5], [0.4]])
-    push = [40.0 / float(heavy_1 @ samples[0]), -40.0 / float(heavy_2 @ samples[1])]
+    push = [80.0 / float(heavy_1 @ samples[0]), -80.0 / float(heavy_2 @ samples[1])]
     W = torch.stack([heavy_1, turned(-10.0), turned(10.0), heavy_2, heavy_1, heavy_1])
     W = W / W.norm(dim=1, keepdim=True).clamp_min(1.0)
     a = values([push[0], -10.0, 10.0, push[1], 0.0, 0.0])
