@@ -137,7 +137,7 @@ def _calls(A, B, x, y, lam):
 
 
 @pytest.mark.parametrize("call", ["cost", "profile", "barrier", "audit"])
-@pytest.mark.parametrize("case", ["lam 1e308", "lam 1e306", "lam 1e305", "y 1e307", "a 1e306", "a 1e305"])
+@pytest.mark.parametrize("case", ["lam 1e308", "lam 1e306", "lam 1e305", "y 1e307", "a 1e305", "a 1e304"])
 def test_an_overflowing_size_is_refused_naming_its_parameter(case, call):
     """``barrier(lam=1e308)`` returned NaN (inf − inf): each term of the cost must stay finite with room for its
     sums and round-off bound, or the parameter that breaks it is named."""
