@@ -773,7 +773,8 @@ def test_tight_pair_nearly_attains_the_certificate():
     expected = (math.sin(math.radians(10)) + math.cos(math.radians(70)) - math.cos(math.radians(80))) / (
         4 * math.sin(math.radians(5)))
     tight = barrier.tight_audits()
-    assert set(tight) == {(c, l) for c in barrier.COVERS for l in barrier.LOSSES}
+    assert set(tight) == {(n, c, l, o) for n in barrier.TIGHT_DIMENSIONS for c in barrier.COVERS for l in barrier.LOSSES
+                         for o in barrier.TIGHT_ORDERS}
     for report in tight.values():
         assert report.holds and report.joined
         assert report.merge_barrier / report.certificate == pytest.approx(expected, abs=1e-9)

@@ -98,17 +98,18 @@ def test_only_the_librarys_own_proofs_make_an_audit_pass(monkeypatch):
 def test_the_builtin_losses_pass_on_the_bound_not_the_samples(loss, cover):
     """PASSED rests on the guarantees' upper bound: it is at least the sampled barrier, within the certificate,
     and the verdict does not change when the samples are coarsened (a sampled peak that had not converged)."""
-    report = barrier.tight_audits()[(cover, loss)]
-    assert report.verdict == "PASSED" and report.bounded
-    assert report.barrier <= report.bound_peak - report.level <= report.certificate * (1 + 1e-12)
-    coarse = dataclasses.replace(report, coarse_peak=report.peak - 0.5 * report.certificate)
-    assert not coarse.converged and coarse.verdict == "PASSED"
+    for key in [(n, cover, loss, order) for n in barrier.TIGHT_DIMENSIONS for order in barrier.TIGHT_ORDERS]:
+        report = barrier.tight_audits()[key]
+        assert report.verdict == "PASSED" and report.bounded
+        assert report.barrier <= report.bound_peak - report.level <= report.certificate * (1 + 1e-12)
+        coarse = dataclasses.replace(report, coarse_peak=report.peak - 0.5 * report.certificate)
+        assert not coarse.converged and coarse.verdict == "PASSED"
 
 
 @pytest.mark.parametrize("scale", [0.9, 0.8, 0.5])
 def test_a_bound_above_the_certificate_is_not_passed(scale):
     """The samples within an understated certificate, the bound above it: INCONCLUSIVE; the samples above: FAILED."""
-    report = barrier.tight_audits()[("grid", "huber")]
+    report = barrier.tight_audits()[(2, "grid", "huber", "A→B")]
     understated = dataclasses.replace(report, certificate=report.certificate * scale)
     assert understated.verdict == "FAILED"  # the tight case: its samples reach 0.98 of the certificate
     high = dataclasses.replace(report, bound_peak=report.level + report.certificate / scale,

@@ -122,3 +122,70 @@ def test_a_proved_loss_is_not_probed_again_at_many_targets():
     A, B = (W[0], a[0]), (W[1], a[1])
     report = barrier.audit(barrier.constructive_path(A, B, x), x, 20 * y, A=A, B=B, loss="huber", lam=1e-3)
     assert report.loss_proved and report.verdict in ("PASSED", "INCONCLUSIVE"), report.report()
+
+
+# ---- session 6: sizes float64 cannot carry are refused by the reader's parameter ----------------------------
+
+def _calls(A, B, x, y, lam):
+    path = barrier.constructive_path(A, B, x)
+    return {
+        "cost": lambda: barrier.cost(*A, x, y, loss="huber", lam=lam),
+        "profile": lambda: barrier.profile(path, x, y, loss="huber", lam=lam),
+        "barrier": lambda: barrier.barrier(path, x, y, loss="huber", lam=lam),
+        "audit": lambda: barrier.audit(path, x, y, A=A, B=B, loss="huber", lam=lam),
+    }
+
+
+@pytest.mark.parametrize("call", ["cost", "profile", "barrier", "audit"])
+@pytest.mark.parametrize("case", ["lam 1e308", "lam 1e306", "lam 1e305", "y 1e307", "a 1e305", "a 1e304"])
+def test_an_overflowing_size_is_refused_naming_its_parameter(case, call):
+    """``barrier(lam=1e308)`` returned NaN (inf − inf): each term of the cost must stay finite with room for its
+    sums and round-off bound, or the parameter that breaks it is named."""
+    A, B, x, y = barrier.tight_pair()
+    name, scale = case.split()
+    lam = float(scale) if name == "lam" else 1e-3
+    y = y * float(scale) if name == "y" else y
+    if name == "a":
+        A, B = (A[0], A[1] * float(scale)), (B[0], B[1] * float(scale))
+    with pytest.raises(ValueError, match=rf"^{'the networks. output weights a' if name == 'a' else name} too large"):
+        _calls(A, B, x, y, lam)[call]()
+
+
+@pytest.mark.parametrize("scale", [1e155, 1e160, 1e-160, 1e-200])
+def test_data_whose_norms_float64_cannot_take_is_refused_as_x(scale):
+    """``x · 1e160`` was refused as ``mass`` (an internal name) and ``x · 1e-200`` PASSED with a certificate of 0
+    (‖x_i‖² underflowed): both are refused naming ``x``, by every function that takes data."""
+    A, B, x, y = barrier.tight_pair()
+    x = x * scale
+    with pytest.raises(ValueError, match=r"^x\[0\] has largest entry"):
+        barrier.constructive_path(A, B, x)
+    path = barrier.constructive_path(A, B, barrier.tight_pair()[2])
+    for call in (lambda: barrier.audit(path, x, y, A=A, B=B, loss="huber", lam=1e-3),
+                 lambda: barrier.barrier(path, x, y, loss="bce", lam=1e-3),
+                 lambda: path.certificate(x, 0.5),
+                 lambda: barrier.cost(*A, x, y, loss="huber", lam=0.0)):
+        with pytest.raises(ValueError, match=r"^x\[0\] has largest entry"):
+            call()
+
+
+@pytest.mark.parametrize("scale", [1e150, 1e-150])
+def test_large_and_small_data_within_range_keep_their_verdict(scale):
+    """The refusal is only where float64 fails: x · 1e±150 is audited, and its certificate scales with x."""
+    A, B, x, y = barrier.tight_pair()
+    path = barrier.constructive_path(A, B, x * scale)
+    report = barrier.audit(path, x * scale, y, A=A, B=B, loss="huber", lam=0.0)
+    assert report.certificate == pytest.approx(scale * path.certificate(x, 0.5), rel=1e-12) and report.certificate > 0
+    assert report.kept and report.verdict == ("PASSED" if scale > 1 else "INCONCLUSIVE"), report.report()
+
+
+@pytest.mark.parametrize("case", ["y 1e300", "lam 1e300", "y 1e20"])
+def test_a_certificate_below_the_round_off_is_inconclusive(case):
+    """At targets ×1e300 (or λ = 1e300) the costs' round-off bound is far above the tight pair's certificate of
+    about 1: ``barrier ≤ certificate + round-off`` then says nothing about the certificate, and was PASSED."""
+    A, B, x, y = barrier.tight_pair()
+    name, scale = case.split()
+    lam = float(scale) if name == "lam" else 0.0
+    y = y * float(scale) if name == "y" else y
+    report = barrier.audit(barrier.constructive_path(A, B, x), x, y, A=A, B=B, loss="huber", lam=lam)
+    assert report.roundoff > report.certificate > 0
+    assert report.verdict == "INCONCLUSIVE" and "cannot resolve the certificate" in report.inconclusive

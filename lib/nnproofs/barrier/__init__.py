@@ -27,7 +27,7 @@ The API, in the chapter's order:
   and guarantee (``GUARANTEES``) on data; every function's cost estimate lives in ``costs``;
 * networks to connect: :func:`spread_network` / :func:`spread_pairs` (worst case), :func:`teacher_data`,
   :func:`train_networks`, and :func:`tight_pair` (where the certificate is nearly attained, for both
-  covers and both losses: :func:`tight_audits`);
+  covers, both losses, both orders, n = 2 and 3: :func:`tight_audits`);
 * the path finders without a guarantee: :func:`straight_line`, :func:`weight_matching`,
   :func:`matched_line`, :func:`bezier_paths`, and :func:`compare_paths` / :func:`path_finders`;
 * the claims: :func:`check_barrier_decay` (worst-case rate, ``thm-barrier-decay``),
@@ -52,6 +52,8 @@ from .checks import (
     REQ_FORM,
     REQ_JOINTS,
     REQ_LOSS_RANGE,
+    TIGHT_DIMENSIONS,
+    TIGHT_ORDERS,
     TIGHT_RATIO,
     tight_audits,
     REQ_BRIDGE,
@@ -100,7 +102,8 @@ __all__ = [
     "path_finders", "compare_paths",
     # claims
     "ZERO_BARRIER_ATOL", "SLOPE_TOL", "REQ_EXACT", "REQ_MONOTONE", "REQ_CONSTANT", "REQ_BRIDGE", "REQ_CERTIFICATE",
-    "REQ_FEASIBLE", "REQ_ORDER", "REQ_OUTPUT", "REQ_TIGHT", "REQ_JOINTS", "REQ_FORM", "REQ_LOSS_RANGE", "TIGHT_RATIO",
+    "REQ_FEASIBLE", "REQ_ORDER", "REQ_OUTPUT", "REQ_TIGHT", "REQ_JOINTS", "REQ_FORM", "REQ_LOSS_RANGE", "TIGHT_RATIO", "TIGHT_ORDERS",
+    "TIGHT_DIMENSIONS",
     "MEASURED_SIZES", "tight_audits",
     "spread_certificate_slopes", "check_barrier_decay", "check_trained_barriers", "check_zero_barrier_1d",
     "default_widths", "default_seeds", "CHAPTER",

@@ -76,12 +76,15 @@ REQ_FORM = "every segment has the form its guarantee's argument uses (form_probl
 REQ_LOSS_RANGE = ("every prediction and target on every path lies where the loss was verified (Loss.outside)"
                   " or the loss is proved everywhere (proof_of)")
 TIGHT_RATIO = 0.95  # every tight case's barrier / certificate is above this, so a 10% understatement fails
+TIGHT_ORDERS = ("A→B", "B→A")
+TIGHT_DIMENSIONS = (2, 3)
 REQ_TIGHT = (f"certificate not understated: on tight_pair (barrier/certificate > {TIGHT_RATIO}) the audit holds for"
-             " both covers and both losses")
+             " n = 2 and 3, both covers, both losses and both orders")
 
 
-def tight_audits(device=None) -> dict[tuple[str, str], Audit]:
-    """The audit of :func:`tight_pair` for every cover and loss, where the certificate is nearly attained.
+def tight_audits(device=None) -> dict[tuple[int, str, str, str], Audit]:
+    """The audit of :func:`tight_pair` for every dimension, cover, loss and order, where the certificate is
+    nearly attained.
 
     Parameters
     ----------
@@ -91,8 +94,10 @@ def tight_audits(device=None) -> dict[tuple[str, str], Audit]:
     Returns
     -------
     dict
-        ``{(cover, loss): Audit}``; every check requires each to hold with ``merge_barrier >
-        TIGHT_RATIO · certificate`` (``REQ_TIGHT``), so a certificate understated by 10% fails.
+        ``{(n, cover, loss, order): Audit}`` with ``n`` in :data:`TIGHT_DIMENSIONS` and ``order`` in
+        :data:`TIGHT_ORDERS` (the path from ``A`` to ``B``, and from ``B`` to ``A``); every check requires
+        each to hold with ``merge_barrier > TIGHT_RATIO · certificate`` (``REQ_TIGHT``), so a certificate
+        understated by 10% fails.
 
     Examples
     --------
@@ -102,11 +107,18 @@ def tight_audits(device=None) -> dict[tuple[str, str], Audit]:
 
     Notes
     -----
-    Budget: constant work (a width-6 pair, two samples).
+    Both orders, so that a certificate on one side's moment alone misses; ``n = 3``, so that one wrong only
+    off the plane misses. Budget: constant work (width-6 pairs, three samples, 16 audits).
     """
-    A, B, x, y = tight_pair(device)
-    return {(cover, loss): audit(constructive_path(A, B, x, cover=cover), x, y, A=A, B=B, loss=loss, lam=LAMBDA)
-            for cover in COVERS for loss in ("huber", "bce")}
+    audits = {}
+    for n in TIGHT_DIMENSIONS:
+        A, B, x, y = tight_pair(device, n=n)
+        for order, (first, last) in zip(TIGHT_ORDERS, ((A, B), (B, A))):
+            for cover in COVERS:
+                for loss in ("huber", "bce"):
+                    path = constructive_path(first, last, x, cover=cover)
+                    audits[n, cover, loss, order] = audit(path, x, y, A=first, B=last, loss=loss, lam=LAMBDA)
+    return audits
 
 
 def _audit_requirements(audits: Sequence[Audit]) -> dict[str, bool]:
@@ -289,7 +301,8 @@ def check_barrier_decay(*, n: int, widths: Sequence[int], seeds: int = 5, loss: 
         Claim: the log-log slope of the *mean* certificate over the pairs against ``m`` is
         ``−1/(n−1) ± tolerance`` (grid cover), ``≤ −1/(n−1) + tolerance`` (adaptive, one-sided).
         Requirements: what :func:`audit` checks on every pair, and :func:`tight_audits`. INCONCLUSIVE
-        when an audit is (a loss without a proof).
+        when an audit is (a loss without a proof, a barrier not bounded within the certificate, or a
+        certificate below the costs' round-off).
 
     Examples
     --------

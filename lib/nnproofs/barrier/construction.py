@@ -180,7 +180,7 @@ def constructive_path(A, B, x, *, cover: str = "adaptive", cells: int | None = N
     >>> from nnproofs import barrier
     >>> A, B, x, y = barrier.tight_pair()
     >>> barrier.constructive_path(A, B, x, cover="grid").kinds[:3]
-    ['spherize', 'merge', 'consolidate']
+    ['merge', 'consolidate', 'free']
 
     Notes
     -----

@@ -10,6 +10,7 @@ from .. import device as book_device
 from ..measure import sample_inputs
 from ..validate import finite_real, positive_int
 from . import costs
+from .covers import sphere_cover
 from .losses import get_loss
 from .model import LAMBDA, MAX_LR, Network, _data, _device, _forward, _generator, _lam
 
@@ -216,54 +217,68 @@ def spread_pairs(n: int, width: int, *, seeds: int, seed: int = 0, device=None) 
              spread_network(n, width, seed=base + 2 * s + 1, device=device)) for s in range(seeds)]
 
 
-def tight_pair(device=None):
+def tight_pair(device=None, n: int = 2):
     """A pair on which the barrier nearly attains the certificate, for both covers and both losses.
 
     Parameters
     ----------
     device : str or torch.device, optional
         Default: the book's device.
+    n : int
+        Input dimension, 2 or 3.
 
     Returns
     -------
     A, B : Network
-        Width 6 on ℝ². ``B`` has two heavy units on the centres at 300° and 60° (``a = ∓70``) and four with
-        ``a = 0`` off the centres, in another order than ``A``'s (the path must end at that order, not at
-        ``B``'s canonical form).
-    x : tensor (2, 2)
-        Samples at 100° (norm 1) and 260° (norm 1/2).
-    y : tensor (2,)
-        Targets 0 and 1.
+        Width 6 on ℝⁿ. ``B`` has two heavy units on cover centres and four with ``a = 0`` off them, in another
+        order than ``A``'s (the path must end at that order, not at ``B``'s canonical form).
+    x : tensor (3, n)
+        Samples of norms 1, 1/2 and 2/5.
+    y : tensor (3,)
+        Targets 0, 1, 0.
 
     Examples
     --------
     >>> from nnproofs import barrier
     >>> A, B, x, y = barrier.tight_pair()
     >>> tuple(A[0].shape), tuple(x.shape)
-    ((6, 2), (2, 2))
+    ((6, 2), (3, 2))
 
     Notes
     -----
-    ``K = 3``; the grid's centres are at 60°, 180°, 300°. Two heavy units on the centres at 60° and 300°
-    (``a = ±80``) only push the predictions into the losses' linear parts (``|f| > 28``); two light units at
-    170° and 190° (``a = ∓10``) share the cell of the centre at 180°, 10° away from it (for the adaptive
-    cover too); two units with ``a = 0``. Each sample is orthogonal to one light unit, so merging raises
-    ``|f − y|`` by ``10‖x_i‖(sin 10° + cos 70° − cos 80°)``: barrier / certificate is
-    ``(sin 10° + cos 70° − cos 80°)/(4 sin 5°) ≈ 0.981``. The norms 1 and 1/2 differ, so that a certificate
-    built on another statistic of ``‖x‖`` than the mean misses. Merging moves nothing on ``B``'s side:
-    ``μ_B = 0 < μ_A``, so a certificate built on ``min(μ_A, μ_B)`` or their mean instead of the maximum
-    misses. Budget: constant work.
+    ``K = 3`` grid centres (at 60°, 180°, 300° for ``n = 2``; :func:`sphere_cover` for ``n = 3``). Two heavy
+    units of ``A`` on two centres only push the predictions into the losses' linear parts (``|f| > 25``);
+    two light units ``a = ∓10`` lie 10° on either side of the third centre ``u``, in the plane of ``u`` and
+    ``v`` (for ``n = 2``, at 290° and 310°); two units with ``a = 0``. The samples lie in that plane, 80°
+    from ``u``, each orthogonal to one light unit, so merging raises ``|f − y|`` by
+    ``10‖x_i‖(sin 10° + cos 70° − cos 80°)``: barrier / certificate is
+    ``(sin 10° + cos 70° − cos 80°)/(4 sin 5°) ≈ 0.981``. The norms are skewed (mean 0.633, median 0.5,
+    midrange 0.7), so that a certificate built on another statistic of ``‖x‖`` than the mean misses; for
+    ``n = 3`` every sample has three non-zero coordinates. Merging moves nothing on ``B``'s side:
+    ``μ_B = 0 < μ_A``, so a certificate built on ``min(μ_A, μ_B)``, their mean, or the first side's moment
+    alone (audited in both orders, :func:`tight_audits`) misses. Budget: constant work.
     """
     device = book_device.device() if device is None else _device(device)
-    degrees = torch.tensor([60.0, 170.0, 190.0, 300.0, 60.0, 60.0], dtype=torch.float64, device=device)
-    W = torch.stack([torch.cos(torch.deg2rad(degrees)), torch.sin(torch.deg2rad(degrees))], dim=1)
+    if isinstance(n, bool) or not isinstance(n, int) or n not in (2, 3):
+        raise ValueError(f"n must be 2 or 3, got {n!r:.60}")
+    heavy_1, heavy_2, u = sphere_cover(n, 3, device=device)[[1, 0, 2]]  # n = 2: 180°, 60°, 300°
+    v = torch.stack([-u[1], u[0]]) if n == 2 else torch.eye(3, dtype=u.dtype, device=device)[2] - u[2] * u
+    v = v / v.norm()  # n = 3: towards the last axis, so that the samples reach far off the first two
+
+    def turned(degrees):
+        """``u`` turned by ``degrees`` towards ``v``, in their plane."""
+        angle = math.radians(degrees)
+        return math.cos(angle) * u + math.sin(angle) * v
+
+    def values(entries):
+        return torch.tensor(entries, dtype=torch.float64, device=device)
+
+    samples = torch.stack([turned(-80.0), turned(80.0), turned(-80.0)]) * values([[1.0], [0.5], [0.4]])
+    push = [80.0 / float(heavy_1 @ samples[0]), -80.0 / float(heavy_2 @ samples[1])]
+    W = torch.stack([heavy_1, turned(-10.0), turned(10.0), heavy_2, heavy_1, heavy_1])
     W = W / W.norm(dim=1, keepdim=True).clamp_min(1.0)
-    a = torch.tensor([80.0, -10.0, 10.0, -80.0, 0.0, 0.0], dtype=torch.float64, device=device)
-    samples = torch.deg2rad(torch.tensor([100.0, 260.0], dtype=torch.float64, device=device))
-    x = torch.stack([samples.cos(), samples.sin()], dim=1) * torch.tensor([[1.0], [0.5]], dtype=torch.float64,
-                                                                           device=device)
-    y = torch.tensor([0.0, 1.0], dtype=torch.float64, device=device)
-    on_centres = torch.deg2rad(torch.tensor([20.0, 100.0, 200.0, 250.0, 300.0, 60.0], dtype=torch.float64, device=device))
-    W_B = torch.stack([on_centres.cos(), on_centres.sin()], dim=1)
-    a_B = torch.tensor([0.0, 0.0, 0.0, 0.0, -70.0, 70.0], dtype=torch.float64, device=device)
-    return (W, a), (W_B, a_B), x, y
+    a = values([push[0], -10.0, 10.0, push[1], 0.0, 0.0])
+    W_B = torch.stack([turned(-160.0), turned(-80.0), turned(20.0), turned(70.0), heavy_2, heavy_1])
+    W_B = W_B / W_B.norm(dim=1, keepdim=True).clamp_min(1.0)
+    a_B = values([0.0, 0.0, 0.0, 0.0, 0.8 * push[1], 0.8 * push[0]])
+    return (W, a), (W_B, a_B), samples, values([0.0, 1.0, 0.0])

@@ -479,6 +479,9 @@ class Audit:
             return (f"the guarantees bound the barrier only by {self.bound_peak - self.level:.4g}"
                     f" (above the spherized networks {self.bound_inner_peak - self.spherized_level:.4g}),"
                     f" above the certificate {self.certificate:.4g}; the samples reach {self.barrier:.4g}")
+        if self.roundoff > self.certificate > 0:
+            return (f"float64 cannot resolve the certificate {self.certificate:.4g}: the costs' round-off bound is"
+                    f" {self.roundoff:.4g} (the cost level is too high for it: scale y, lam or the networks down)")
         return ""
 
     @property

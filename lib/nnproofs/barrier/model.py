@@ -19,6 +19,7 @@ from .losses import Loss, get_loss
 Network = tuple[torch.Tensor, torch.Tensor]
 LAMBDA = 1e-3  # ℓ1 weight on the output layer in the chapter's experiments
 MAX_LR = 10.0  # Adam's learning rate in train_networks and bezier_paths: at most this (larger ones overflow)
+X_RANGE = (2.0**-500, 2.0**500)  # the largest |x_ij| of each non-zero row: outside, ‖x_i‖² under- or overflows
 FEASIBILITY_RTOL = 1e-12  # ‖w_j‖ ≤ 1 + this: the projection w / max(1, ‖w‖) overshoots by an ulp at most
 CHUNK_ELEMENTS = {"cpu": 1 << 18, "cuda": 1 << 24}  # parameter sets × hidden units × data points at once:
 #   on a CPU the (sets, m, N) hidden activations should stay in cache (2 MiB); a GPU wants large batches
@@ -205,6 +206,12 @@ def _data(x, y=_X_ONLY, *, n: int | None = None, loss: str | None = None):
         raise ValueError(f"x must have shape (N, n) with N, n >= 1, got {tuple(x.shape)}")
     if n is not None and x.shape[1] != n:
         raise ValueError(f"x has {x.shape[1]} columns but the networks have input dimension n = {n}")
+    peaks = x.abs().amax(dim=1)
+    outside = ((peaks > 0) & ((peaks < X_RANGE[0]) | (peaks > X_RANGE[1]))).nonzero()
+    if len(outside):
+        i = int(outside[0])
+        raise ValueError(f"x[{i}] has largest entry {float(peaks[i]):.3g}, outside [2**-500, 2**500] where float64"
+                         " takes its norm (‖x_i‖² under- or overflows); rescale x")
     if y is _X_ONLY:
         return x
     y = _float64("y", y).to(x.device)
@@ -324,11 +331,13 @@ def cost(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor, y: torch.Tensor, *, 
     if not (bool(torch.isfinite(W).all()) and bool(torch.isfinite(a).all())):
         raise ValueError("W and a must be finite (no NaN or inf)")
     W, a = W.to(x), a.to(x)  # float64 on the data's device
+    _refuse_overflow(W.detach(), a.detach(), x, y, loss_fn, lam)
     return loss_fn(_forward(W, a, x), y).mean(-1) + lam * a.abs().sum(-1)
 
 
 def _values(W, a, x, y, loss: Loss, lam: float) -> tuple[torch.Tensor, torch.Tensor]:
     """Function values ``(T, N)`` and costs ``(T,)`` of ``T`` parameter sets, in memory-bounded chunks."""
+    _refuse_overflow(W, a, x, y, loss, lam)
     chunk = max(1, CHUNK_ELEMENTS.get(W.device.type, CHUNK_ELEMENTS["cpu"]) // (W.shape[-2] * x.shape[0]))
     fs, cs = [], []
     with torch.no_grad():
@@ -337,6 +346,23 @@ def _values(W, a, x, y, loss: Loss, lam: float) -> tuple[torch.Tensor, torch.Ten
             fs.append(f)
             cs.append(loss(f, y).mean(-1) + lam * a[start:start + chunk].abs().sum(-1))
     return torch.cat(fs), torch.cat(cs)
+
+
+def _refuse_overflow(W, a, x, y, loss: Loss, lam: float) -> None:
+    """Refuse, naming the parameter, sizes whose function values, costs or round-off bounds overflow float64.
+
+    ``|f(x_i)| ≤ Σ_j |a_j| ‖w_j‖ ‖x_i‖`` and ``ℓ(f, y) ≤ ℓ(0, y) + L |f|``: each term must stay below
+    ``max float64 / (4 (N + m + n + 4))``, so that the sums and ``cost_roundoff`` stay finite."""
+    limit = torch.finfo(torch.float64).max / (4 * (x.shape[0] + W.shape[-2] + W.shape[-1] + 4))
+    with torch.no_grad():
+        mass = float((a.abs() * W.norm(dim=-1)).sum(-1).max())
+        reach = mass * float(x.norm(dim=1).max())
+        fit = float(loss(torch.zeros_like(y)[None], y).max()) + loss.lipschitz * reach
+        penalty = lam * float(a.abs().sum(-1).max())
+    for name, value in (("the networks' output weights a", mass), ("x", reach), ("y", fit), ("lam", penalty)):
+        if not value <= limit:
+            raise ValueError(f"{name} too large for float64: the cost's terms reach {value:.3g} (at most {limit:.3g}"
+                             " keeps its sums and round-off bound finite); scale it down")
 
 
 def _generator(seed: int, device) -> torch.Generator:
