@@ -541,21 +541,11 @@ def test_first_layer_points_resolve_every_unit_and_refuse_beyond_the_budget():
     assert evaluation.first_layer_points(evaluation.read_network(many))[1] > 0
 
 
-def _first_scaled(s):
-    def build(f, **kw):
-        net = smooth.constant_depth_network(f, **kw)
-        with torch.no_grad():
-            net[0].weight.mul_(s)
-            net[0].bias.mul_(s)
-        return net
-    return build
-
-
 @pytest.mark.parametrize(("s", "Ks", "k"), [(0.84, [7, 10, 13], 1), (0.95, [5, 9, 14], 1), (0.9, [6, 9, 11], 0)])
 def test_sizes_on_the_low_points_of_swinging_errors_never_pass(s, Ks, k):
     """A first map scaled by s: the errors swing between sizes. Whatever sizes are given, the check also reads the
     sizes between the end sizes (a lower bound each), so the low points alone never PASS."""
-    result = check(build=_first_scaled(s), f=lambda x: torch.sin(2 * x[:, 0] + 0.3), k=k, Ks=Ks)
+    result = check(build=_staircase_scaled(s), f=lambda x: torch.sin(2 * x[:, 0] + 0.3), k=k, Ks=Ks)
     assert result.verdict != "PASSED"
 
 
