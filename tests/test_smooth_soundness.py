@@ -584,6 +584,7 @@ def test_steep_analytic_targets_are_unread_not_out_of_class(f):
 
 
 @pytest.mark.parametrize("f", [lambda x: (x[:, 0] - 0.71).abs() ** 1.3,
-                               lambda x: torch.tanh(800 * (x[:, 0] - 0.4)) + (x[:, 0] - 0.77).abs() ** 0.9])
+                               lambda x: torch.tanh(800 * (x[:, 0] - 0.4)) + (x[:, 0] - 0.77).abs() ** 0.9,
+                               lambda x: smooth.chapter_target(x) + 10 * smooth.holder_target(1.75, 0.33)(x)])
 def test_singularities_stay_out_of_class_next_to_steep_features(f):
     assert smooth.read_class(f, k=1).in_class is False

@@ -304,8 +304,10 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
     Notes
     -----
     The output is computed from the affine maps read (``F.linear`` and ``σ``), never through ``forward`` or hooks
-    (rule 9); the sup is sampled at densities ``p`` and ``2p`` and must agree within :data:`SUP_CONVERGENCE` (rule
-    11; ``d = 2`` is always INCONCLUSIVE, its sup not shown to converge). The verdict is one-sided, read over the last
+    (rule 9); the sup is sampled at densities ``p`` and ``2p``, plus every first-layer unit where σ is not linear
+    (:func:`~nnproofs.smooth.evaluation.first_layer_points`), and must agree within :data:`SUP_CONVERGENCE` (rule
+    11; ``d = 2`` is always INCONCLUSIVE, its sup not shown to converge); up to :data:`BETWEEN` sizes between the
+    end sizes are measured too, and errors at the floor PASS only within ``FLOOR_PASS · η``. The verdict is one-sided, read over the last
     :data:`END_INTERVALS` intervals above ``FLOOR_MARGIN`` times the round-off floor (:func:`round_off_floor`), with
     tolerance :data:`END_SLOPE_TOL`; ``f`` must be read in the class by :func:`read_class`. Rules, tolerances and
     their calibration: the chapter's section "How the checks decide" and ``tests/test_smooth.py``.

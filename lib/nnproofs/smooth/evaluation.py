@@ -7,7 +7,9 @@
 * :func:`evaluation_points` at a sampling density ``p``: every fine cell at ``p`` non-dyadic points per axis, every
   band (where a step is in transition) at spacing ``2/p`` half-bands across, as points (d = 1) or lines (d = 2, at
   ``p`` points per fine cell along) and, in d = 2, every pair of critical centres; :func:`sampled_sup` measures the sup error at ``p`` and ``2p`` and reports whether
-  doubling changed it by less than :data:`SUP_CONVERGENCE`.
+  doubling changed it by less than :data:`SUP_CONVERGENCE`; in d = 1 both densities include
+  :func:`first_layer_points`, where every unit of the first σ layer is resolved exactly (its pre-activation is
+  affine in x), so a feature made by steep first-layer units is measured between the cells' samples.
 """
 
 from __future__ import annotations

@@ -385,14 +385,16 @@ def interpolation_smoothness(f: Callable, device=None) -> ExponentReading:
 
 def _unresolved(chebyshev: ExponentReading, interpolation: ExponentReading, least: float, d: int) -> ExponentReading:
     """The Chebyshev reading, or *unread* when it lies below ``least`` with coefficients still above round-off at its
-    last degree while the dyadic meshes (finer than ``1/CHEBYSHEV_DEGREE``) read the class: a feature narrower than
-    the degree resolves (``tanh(1000(x - 0.4))``), not a singularity, which both estimators see (rule 13)."""
+    last degree while the dyadic meshes (finer than ``1/CHEBYSHEV_DEGREE``) read the class and an exponent larger by
+    at least 1: a feature narrower than the degree resolves (``tanh(1000(x - 0.4))``), not an interior singularity,
+    which both read near its exponent (rule 13). Unread only ever makes the verdict INCONCLUSIVE."""
     if not (chebyshev.read and chebyshev.unconverged and chebyshev.exponent < least and interpolation.read
-            and interpolation.exponent >= least):
+            and interpolation.exponent >= max(least, chebyshev.exponent + 1)):
         return chebyshev
     return ExponentReading(None, "unread", f"degree {CHEBYSHEV_DEGREE} does not resolve f: its coefficients are"
                            f" still above round-off at the last degree read ({chebyshev.why}), while the interpolants"
-                           f" on meshes down to h = 2^-{MESHES[d][-1]} read exponent {interpolation.exponent:.2f}")
+                           f" on meshes down to h = 2^-{MESHES[d][-1]} read exponent {interpolation.exponent:.2f}; the"
+                           " estimators disagree")
 
 
 def read_class(f: Callable, *, k: int, d: int = 1, device=None) -> ClassReading:
