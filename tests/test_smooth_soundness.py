@@ -588,3 +588,11 @@ def test_steep_analytic_targets_are_unread_not_out_of_class(f):
                                lambda x: smooth.chapter_target(x) + 10 * smooth.holder_target(1.75, 0.33)(x)])
 def test_singularities_stay_out_of_class_next_to_steep_features(f):
     assert smooth.read_class(f, k=1).in_class is False
+
+
+@pytest.mark.parametrize(("L", "k"), [(350, 0), (500, 1)])
+def test_steep_in_class_targets_whose_slopes_steepen_are_not_failed(L, k):
+    """tanh(L(x - 0.55)) at the default sizes: the errors fall slower than half the rate overall, but every local
+    slope steepens (pre-asymptotic): INCONCLUSIVE, never FAILED."""
+    result = check(f=lambda x: torch.tanh(L * (x[:, 0] - 0.55)), k=k, Ks=smooth.default_Ks(k))
+    assert result.verdict == "INCONCLUSIVE", result.report()
