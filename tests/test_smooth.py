@@ -358,11 +358,9 @@ def test_constant_depth_rate_in_two_dimensions_is_measured_not_verified():
     "build", [smooth.float32_network, smooth.relu_swapped_network, smooth.without_coarse_factor_network])
 def test_negative_controls_are_rejected(build):
     check = check_constant_depth_rate(smooth.chapter_target, k=2, Ks=[4, 6, 8, 12], build=build, device="cpu")
-    assert not check.passed
-    if build is smooth.without_coarse_factor_network:  # spikes narrower than the sampling: the sup is not shown
-        assert check.verdict == "INCONCLUSIVE" and "not converged" in check.inconclusive
-    else:
-        assert check.verdict == "FAILED"
+    assert check.verdict == "FAILED"
+    if build is smooth.without_coarse_factor_network:  # narrow spikes: the errors rise at the sizes between
+        assert [text for text, held in check.requirements.items() if not held][0].startswith("the errors between")
     assert check.measured > -4.0
 
 
@@ -476,11 +474,10 @@ def test_polynomials_pass_at_the_floor(k, f, activation):
 
 
 def test_a_non_smooth_part_hidden_under_a_large_polynomial_is_not_passed():
-    """100x + |x - a|^1.7 with tanh at k = 1: the polynomial lifts the floor above every error, so no interval is
-    read; the Hölder part still puts f outside the class, and that exact requirement decides: FAILED."""
+    """100x + |x - a|^1.7 with tanh at k = 1: the polynomial lifts the floor near the errors, so at most the last
+    intervals are read; the Hölder part still puts f outside the class, and that exact requirement decides: FAILED."""
     check = check_constant_depth_rate(lambda x: 100 * x[:, 0] + smooth.holder_target(1.7)(x), k=1,
                                       Ks=smooth.default_Ks(1, activation="tanh"), activation="tanh", device="cpu")
-    assert check.notes["intervals read (K)"] == [] and check.quantity.startswith("every error within")
     assert check.verdict == "FAILED"
     assert [held for text, held in check.requirements.items() if text.startswith("f in C^")] == [False]
 

@@ -45,6 +45,8 @@ from .checks import (
     END_INTERVALS_K3,
     END_SLOPE_TOL,
     FLOOR_MARGIN,
+    FLOOR_PASS,
+    BETWEEN,
     GADGET_SLOPE_TOL,
     OUTPUT_ROUNDING,
     ROUND_OFF_FLOOR,
@@ -109,7 +111,7 @@ from .network import constant_depth_network, critical_points, local_polynomials
 from .targets import chapter_target, convex_target, holder_target, learning_target
 
 __all__ = [
-    "ACTIVATIONS", "CHEBYSHEV_DEGREE", "CLASS_MARGIN", "CHAPTER", "DEFAULT_DELTAS", "END_INTERVALS", "END_INTERVALS_K3", "END_SLOPE_TOL", "EXACT_IDENTITY", "FLOOR_MARGIN",
+    "ACTIVATIONS", "CHEBYSHEV_DEGREE", "CLASS_MARGIN", "CHAPTER", "DEFAULT_DELTAS", "END_INTERVALS", "END_INTERVALS_K3", "END_SLOPE_TOL", "EXACT_IDENTITY", "FLOOR_MARGIN", "FLOOR_PASS", "BETWEEN",
     "FORWARD_CONTROL_BASE", "GADGET_SLOPE_TOL", "LEARNING_NULL_SHARE", "LEARNING_SLOPE", "MAX_D", "MAX_K",
     "OUTPUT_ROUNDING", "OUT_OF_CLASS_EXPONENT", "POINTS_PER_CELL", "SUP_CONVERGENCE", "NetworkReading",
     "ClassReading", "ExponentReading", "interpolation_smoothness", "read_class", "read_network",

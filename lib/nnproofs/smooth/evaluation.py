@@ -7,7 +7,9 @@
 * :func:`evaluation_points` at a sampling density ``p``: every fine cell at ``p`` non-dyadic points per axis, every
   band (where a step is in transition) at spacing ``2/p`` half-bands across, as points (d = 1) or lines (d = 2, at
   ``p`` points per fine cell along) and, in d = 2, every pair of critical centres; :func:`sampled_sup` measures the sup error at ``p`` and ``2p`` and reports whether
-  doubling changed it by less than :data:`SUP_CONVERGENCE`.
+  doubling changed it by less than :data:`SUP_CONVERGENCE`; in d = 1 both densities include
+  :func:`first_layer_points`, where every unit of the first σ layer is resolved exactly (its pre-activation is
+  affine in x), so a feature made by steep first-layer units is measured between the cells' samples.
 """
 
 from __future__ import annotations
@@ -31,6 +33,12 @@ POINTS_PER_CELL = {1: 4, 2: 1}  # p: sample points per axis in every fine cell (
 CANDIDATES = {1: 128, 2: 8}  # the largest sampled errors refined locally (one per box)
 REFINE = 4  # local grids of 2 REFINE + 1 points per axis at spacing (sample spacing) / REFINE^level
 ZOOMS = 2  # levels of local grids, each around the largest errors of the one before
+
+STEP = 0.5  # between neighbouring points a first-layer unit's pre-activation moves by at most this where σ is not
+#             linear (σ then differs from its chord by <= |σ''| STEP²/8 <= 0.025 between points)
+EXTRA_POINTS = 1 << 18  # the most points first_layer_points adds; beyond, the sup is not certified (INCONCLUSIVE)
+# |z| beyond which σ equals an asymptote (0, z, 1, -1) to within 1e-16 of its scale: the unit is linear there
+LINEAR_BEYOND = {"gelu": 9.0, "silu": 40.0, "softplus": 40.0, "tanh": 19.0, "sigmoid": 40.0, "relu": 0.0}
 
 # The activation modules the check can read, with the functional form of each (the module's own settings).
 _FUNCTIONAL = {
@@ -235,6 +243,39 @@ def network_values(reading: NetworkReading, x: torch.Tensor) -> torch.Tensor:
     return h[:, 0].to(torch.float64)
 
 
+def first_layer_points(reading: NetworkReading, *, device=None) -> tuple[torch.Tensor, int]:
+    """Points of ``[0, 1]`` (d = 1) at which every unit of the first σ layer is resolved: its pre-activation
+    ``z(x) = z_0 + s x`` is affine (read exactly from the maps before it), and where ``|z| <=``
+    :data:`LINEAR_BEYOND` (σ not linear) consecutive points move it by at most :data:`STEP`. Returns the points
+    ``(n, 1)`` and how many of them were dropped beyond :data:`EXTRA_POINTS` (0: every unit resolved)."""
+    first = next((i for i, (kind, _) in enumerate(reading.layers) if kind == "sigma"), None)
+    empty = torch.zeros(0, 1, dtype=torch.float64, device=device)
+    if first is None:
+        return empty, 0
+    h = torch.tensor([[0.0], [1.0]], dtype=reading.dtype, device=device)
+    with torch.no_grad():
+        for kind, item in reading.layers[:first]:
+            if kind == "linear":
+                h = F.linear(h, *reading.maps[item])
+    z0, slope = h[0].to(torch.float64), (h[1] - h[0]).to(torch.float64)
+    linear = LINEAR_BEYOND.get(reading.activations[0].split("(")[0], 40.0)
+    steep = slope.abs() * STEP > 0  # every unit whose zone meets [0, 1] at spacing STEP / |s|
+    lo = ((-linear - z0) / slope).where(slope > 0, (linear - z0) / slope)[steep].clamp(0.0, 1.0)
+    hi = ((linear - z0) / slope).where(slope > 0, (-linear - z0) / slope)[steep].clamp(0.0, 1.0)
+    counts = ((hi - lo) * slope[steep].abs() / STEP).ceil().long() + 1
+    counts = torch.where(hi > lo, counts, torch.zeros_like(counts))
+    total, limit = int(counts.sum()), EXTRA_POINTS
+    if total == 0:
+        return empty, 0
+    if total > limit:
+        return empty, total
+    unit = torch.repeat_interleave(torch.arange(counts.shape[0], device=counts.device), counts)
+    start = torch.cumsum(counts, 0) - counts
+    j = torch.arange(total, device=counts.device) - start[unit]
+    x = lo[unit] + (hi - lo)[unit] * j.to(torch.float64) / (counts[unit] - 1).clamp(min=1).to(torch.float64)
+    return x[:, None], 0
+
+
 def _offsets(p: int, d: int) -> tuple:
     """Offsets across every critical point, in half-bands: ``0, ±s, ±2s, ...`` up to ``±3``, ``s = 2d/p``."""
     return tuple(j * 2.0 * d / p for j in range(int(1.5 * p / d) + 1))
@@ -302,6 +343,7 @@ class SampledSup:
     doubled: float
     rms: float
     points: int
+    unresolved: int = 0  # first-layer points beyond the budget (d = 1; :func:`first_layer_points`): not certified
 
     @property
     def change(self) -> float:
@@ -357,9 +399,13 @@ def sampled_sup(reading: NetworkReading, f: Callable, K: int, d: int, *, p: int 
     the largest errors of the grid before, so that a peak narrower than the spacing is resolved.
     """
     p = POINTS_PER_CELL[d] if p is None else p
-    sups, rms, count = [], 0.0, 0
+    sups, rms, count, extra, unresolved = [], 0.0, 0, None, 0
     for density in (p, 2 * p):
         x = evaluation_points(K, d, p=density, device=device)
+        if d == 1:  # every first-layer unit resolved where σ is not linear (the same points at p and 2p)
+            if extra is None:
+                extra, unresolved = first_layer_points(reading, device=x.device)
+            x = torch.cat([x, extra])
         error = _errors(reading, f, x, K, chunk)
         if density == p:
             rms, count = math.sqrt(float((error ** 2).mean())), x.shape[0]
@@ -373,7 +419,7 @@ def sampled_sup(reading: NetworkReading, f: Callable, K: int, d: int, *, p: int 
                 top = _peaks(grid, local, spacing / 2, CANDIDATES[d])
                 spacing /= REFINE
         sups.append(best)
-    return SampledSup(sups[0], sups[1], rms, count)
+    return SampledSup(sups[0], sups[1], rms, count, unresolved)
 
 
 def declared(activation: str) -> str:
