@@ -190,6 +190,21 @@ def require_reading(f: Callable, d) -> int:
     return d
 
 
+NOISE = 2.0**-36  # a target's own round-off allowed, relative to max|f| on a line (float64: 2^-52; float32: 2^-24)
+
+
+def _require_float64_values(values: torch.Tensor, j: int) -> None:
+    """Refuse ``f`` whose values on the fine lines (step 1e-5) carry round-off above ``NOISE``·max|f|: its fourth
+    differences stay as large at twice the step (a smooth part grows 16-fold), so they are its noise."""
+    tops = [float(_difference(values, step, 4).abs().median()) for step in (1, 2)]
+    scale = float(values.abs().max())
+    if tops[0] > NOISE * scale and tops[1] < 4 * tops[0]:
+        raise ValueError(f"f carries round-off of about {tops[0] / 6 / scale:.2g}·max|f| along x_{j} (median "
+                         f"|Δ⁴_h f| = {tops[0]:.3g} at h = {STEPS[-1]:g}, {tops[1]:.3g} at 2h): its values are not "
+                         f"float64-accurate (computed in float32?), so its differences cannot be read; evaluate it "
+                         f"in float64")
+
+
 def _coordinate_maxima(f: Callable, d: int, device: str, lines: int) -> tuple[dict[int, tuple[float, ...]], float,
                                                                          dict[int, tuple]]:
     """The maxima per order and step, ``max|f|``, and per order where the maximum at the finest step sits
@@ -202,6 +217,8 @@ def _coordinate_maxima(f: Callable, d: int, device: str, lines: int) -> tuple[di
         x = _line_points(d, j, steps[-1], lines, seed=j)
         values = _values(f, x, device)
         largest = max(largest, float(values.abs().max()))
+        if lines == LINES:
+            _require_float64_values(values, j)
         for r in maxima:
             for i, h in enumerate(steps):
                 difference = _difference(values, int(round(h / steps[-1])), r).abs() / h**r
@@ -678,8 +695,8 @@ def read_class(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, m: int,
     p = _class_norm(p)
     requirements, notes, unread, reasons = {}, {}, [], []
 
-    def difference(key: str, growth: float, decade: str, what: str) -> None:
-        why = _undecided(growth, decade, p, what)
+    def difference(key: str, growth: float, decade: str, what: str, factors: int = 1) -> None:
+        why = _undecided(growth, decade, p, what, factors)
         requirements[key] = not why and growth <= DIFFERENCE_GROWTH
         unread.extend([key] if why else [])
         reasons.extend([why] if why else [])
@@ -696,7 +713,7 @@ def read_class(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, m: int,
         maxima, growth, decade = mixed_differences(f, d)
         key = (f"f in the class, on any grid: max|Δ²_(h,i) Δ²_(h,j) f|/h⁴ over pairs i < j grows by at most "
                f"{DIFFERENCE_GROWTH:g} over its finest resolved decade of h")
-        difference(key, growth, decade, "the mixed differences")
+        difference(key, growth, decade, "the mixed differences", factors=2)
         notes[f"mixed max|Δ²Δ² f|/h⁴ for h = {', '.join(f'{h:g}' for h in MIXED_STEPS)}"] = maxima
         notes["mixed growth"] = growth
         notes["decade read for the mixed differences"] = decade
@@ -746,18 +763,20 @@ def _class_norm(p) -> float:
     return float(p)
 
 
-def _undecided(growth: float, decade: str, p: float, what: str) -> str:
+def _undecided(growth: float, decade: str, p: float, what: str, factors: int = 1) -> str:
     """Why a difference reading cannot decide, or ``""``: nothing resolved, a growth only over the unresolved
-    coarsest decade, or (``p`` finite) a growth that an m-th derivative in :math:`L_p` may have."""
+    coarsest decade, or (``p`` finite) a growth that an m-th derivative in :math:`L_p` may have: up to
+    :math:`10^{1/p}` per singular factor, ``factors`` of them (2 for a mixed difference: |t_1|^-α |t_2|^-α)."""
     if decade == UNREAD:
         return f"{what} resolved nothing above round-off: unread, not held"
     if decade.startswith(UNCONFIRMED):
         return f"{what} are unread: {decade}"
-    if growth <= DIFFERENCE_GROWTH or p == math.inf or growth > INTEGRABLE_MARGIN * 10 ** (1 / p):
+    if growth <= DIFFERENCE_GROWTH or p == math.inf or growth > INTEGRABLE_MARGIN * 10 ** (factors / p):
         return ""
+    product = f" (a product of {factors} such factors, each in L_{p:g})" if factors > 1 else ""
     return (f"{what} grow by {growth:.3g} per decade of h, like |t|^(−{math.log10(growth):.2f}): unbounded, which "
-            f"X^m_{p:g} allows below |t|^(−{1 / p:.2f}); the reading cannot tell the two apart (a jump of a "
-            f"lower derivative grows by 5.7 to 10)")
+            f"X^m_{p:g} allows below |t|^(−{1 / p:.2f}){product}; the reading cannot tell the two apart (a jump "
+            f"of a lower derivative grows by 5.7 to 10)")
 
 
 def verdict(requirements: dict[str, bool], reading: ClassReading, rate_holds: bool, rate_pending: str = "") -> str:
