@@ -466,6 +466,48 @@ def mixed_differences(f: Callable[[torch.Tensor], torch.Tensor], d: int) -> tupl
     return list(maxima), growth, decade
 
 
+MIXED3_STEPS = (2e-2, 2e-3)  # h of the third-order mixed differences (m = 3); round-off 100·32·2^-52·max|f|/h^5 is
+#                              22·max|f| at 2e-3 (at 1e-3 it would be 710, above max|∂_i^3∂_j^2 sin(πx)sin(πy)| = π^5)
+
+
+def _mixed3_maxima(f: Callable, d: int, device: str) -> tuple[tuple[float, ...], float]:
+    """:math:`\\max|\\Delta^3_{h,i}\\Delta^2_{h,j} f|/h^5` over ordered pairs :math:`i \\ne j` per step in
+    ``MIXED3_STEPS``, and ``max|f|``: ``COVER_LINES`` lines along :math:`x_i` per pair, shifted by :math:`\\pm h`
+    along :math:`x_j`."""
+    spacing = MIXED_STEPS[-1]
+    maxima, largest, increments = [0.0] * len(MIXED3_STEPS), 0.0, [[] for _ in MIXED3_STEPS]
+    for i in range(d):
+        for j in (k for k in range(d) if k != i):
+            x = _line_points(d, i, spacing, COVER_LINES, seed=3000 + d * i + j, margin=MIXED3_STEPS[0], across=j)
+            centre = _values(f, x, device)
+            largest = max(largest, float(centre.abs().max()))
+            for k, h in enumerate(MIXED3_STEPS):
+                across, step = _across(f, x, centre, j, h, device), int(round(h / spacing))
+                fine, coarse = (_difference(across, along * step, 3) / (along**3 * h**5) for along in (1, 2))
+                maxima[k] = max(maxima[k], float(fine.abs().max()))
+                change = (coarse - fine[:, : coarse.shape[1]]).abs()
+                windows = change.shape[1] // CONVERGENCE_WINDOW
+                increments[k].append(change[:, : windows * CONVERGENCE_WINDOW].reshape(change.shape[0], windows,
+                                                                                       -1).amax(-1))
+    count = min(w.shape[1] for steps in increments for w in steps)
+    return tuple(maxima), largest, tuple(torch.cat([w[:, :count] for w in steps]) for steps in increments)
+
+
+def _mixed3_growth(f: Callable, d: int) -> tuple[list[float], float, str, float]:
+    """The growth of :func:`_mixed3_maxima` over its decade, or ``UNREAD``, and its convergence ratio
+    (:func:`mixed_convergence`); a growth above ``DIFFERENCE_GROWTH`` is ``UNCONFIRMED`` (its decade starts at 2e-2:
+    a smooth feature narrower than that grows too)."""
+    budget.refuse_beyond("d", d, cost=d * (d - 1) * COVER_LINES * (1 + 2 * len(MIXED3_STEPS)) * round(
+        1 / MIXED_STEPS[-1]) * d * EVALUATION_COST, limit=budget.work(), unit="multiply-adds")
+    maxima, largest, windowed = _cached(_mixed3_maxima, f, d, str(book_device.device()))
+    growth, decade = _growth(maxima, MIXED3_STEPS, 32.0, 5, largest)
+    if decade != UNREAD and growth > DIFFERENCE_GROWTH:
+        decade = (f"{UNCONFIRMED}: they grow by {growth:.3g} from h = {MIXED3_STEPS[0]:g} to {MIXED3_STEPS[1]:g}, "
+                  f"a singular mixed derivative of order (3, 2) or a feature narrower than {MIXED3_STEPS[0]:g}")
+    _, ratio = _convergence(windowed, 10 * 32 * 2.0**-52 * max(largest, 1e-300) / MIXED3_STEPS[-1] ** 5)
+    return list(maxima), growth, decade, ratio
+
+
 @_one_reading
 def mixed_convergence(f: Callable[[torch.Tensor], torch.Tensor], d: int) -> tuple[list[float], float]:
     """How the mixed differences converge: :math:`I(h) = \\max|A_{2h} - A_h|` for :math:`h` in ``MIXED_STEPS``.
@@ -499,7 +541,11 @@ def mixed_convergence(f: Callable[[torch.Tensor], torch.Tensor], d: int) -> tupl
     if d < 2:
         return [0.0] * len(MIXED_STEPS), 0.0
     _, largest, _, windowed = _cached(_mixed_maxima, f, d, str(book_device.device()))
-    floor = 10 * 16 * 2.0**-52 * max(largest, 1e-300) / MIXED_STEPS[-1] ** 4
+    return _convergence(windowed, 10 * 16 * 2.0**-52 * max(largest, 1e-300) / MIXED_STEPS[-1] ** 4)
+
+
+def _convergence(windowed: tuple[torch.Tensor, ...], floor: float) -> tuple[list[float], float]:
+    """The increments per step and the largest ratio finer/coarser over the windows read (:func:`mixed_convergence`)."""
     increments = [float(w.max()) for w in windowed]
     read = windowed[-1] > max(floor, CONVERGENCE_SHARE * increments[-1])  # above round-off, and not a far tail
     if not bool(read.any()):
@@ -717,6 +763,24 @@ def read_class(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, m: int,
         notes[f"mixed max|Δ²Δ² f|/h⁴ for h = {', '.join(f'{h:g}' for h in MIXED_STEPS)}"] = maxima
         notes["mixed growth"] = growth
         notes["decade read for the mixed differences"] = decade
+        if m >= 3:
+            maxima, growth, decade, ratio = _mixed3_growth(f, d)
+            key = (f"f in the class, on any grid: max|Δ³_(h,i) Δ²_(h,j) f|/h⁵ over pairs i ≠ j grows by at most "
+                   f"{DIFFERENCE_GROWTH:g} from h = {MIXED3_STEPS[0]:g} to {MIXED3_STEPS[1]:g}")
+            difference(key, growth, decade, "the mixed differences of order (3, 2)", factors=2)
+            key = (f"f in the class: the mixed differences of order (3, 2) converge as a smooth target's (max|A_2h − "
+                   f"A_h| falls to at most {CONVERGENCE:.3g} of itself from h = {MIXED3_STEPS[0]:g} to "
+                   f"{MIXED3_STEPS[1]:g})")
+            requirements[key] = ratio <= CONVERGENCE
+            if not requirements[key]:
+                unread.append(key)
+                reasons.append(f"the mixed differences of order (3, 2) still change at h = {MIXED3_STEPS[1]:g} "
+                               f"(max|A_2h − A_h| falls to {ratio:.3g} of itself over a decade, a smooth target's "
+                               f"to 0.1): a mixed derivative of order (3, 2) singular along a direction, or a "
+                               f"feature that h = {MIXED3_STEPS[0]:g} does not resolve")
+            notes[f"mixed max|Δ³Δ² f|/h⁵ for h = {', '.join(f'{h:g}' for h in MIXED3_STEPS)}"] = maxima
+            notes["mixed growth of order (3, 2)"] = growth
+            notes["mixed convergence ratio of order (3, 2)"] = ratio
         increments, ratio = mixed_convergence(f, d)
         key = (f"f in the class: the mixed differences converge as a smooth target's (max|A_2h − A_h| falls to at "
                f"most {CONVERGENCE:.3g} of itself from h = {MIXED_STEPS[0]:g} to {MIXED_STEPS[1]:g})")
