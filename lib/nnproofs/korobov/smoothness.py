@@ -278,7 +278,8 @@ def _mixed_difference(across: torch.Tensor, h: float, step: int, along: int = 1)
 
 # A growth read only over the coarsest decade (h = 1e-2 to 1e-3) may be a smooth feature narrower than 1e-2, which
 # h = 1e-2 does not resolve. It is confirmed where the maximum at h = 1e-3 sits: on a segment of ZOOM_CELLS steps
-# either side, with line step 1e-5, over the next decade (coordinates) or half-decade (mixed: round-off at h^4).
+# either side, with line step 1e-5, over the next two decades down to the line step 1e-5 (coordinates: the finest one resolved decides, so a feature
+# wider than 1e-5 stops growing there) or the next half-decade (mixed: round-off at h^4).
 ZOOM_CELLS = 5
 ZOOM_POINTS = 100  # line points per step h of the segment
 
@@ -302,11 +303,15 @@ def _zoom_growth(f: Callable, where: tuple, h: float, order: int, device: str, l
         tops = [float(_mixed_difference(_across(f, x, centre, where[2], step, device), step,
                                         int(round(step / spacing))).abs().max()) for step in (h, finer)]
         weight = 16.0
-    else:
+    else:  # two decades, down to the line step: a feature wider than the finest step stops growing there
         values = _values(f, x, device)
+        steps = (h, finer, spacing)
         tops = [float((_difference(values, int(round(step / spacing)), order).abs() / step**order).max())
-                for step in (h, finer)]
-        weight = 2.0**order
+                for step in steps]
+        floors = [RESOLVED * 2.0**order * 2.0**-52 * max(largest, 1e-300) / step**order for step in steps]
+        last = 2 if tops[2] > floors[2] else 1  # the finest decade resolved above round-off
+        growth = tops[last] / tops[last - 1] if tops[last - 1] > 0 else math.inf
+        return growth ** (1 / math.log10(steps[last - 1] / steps[last])), tops[1] > floors[1]
     resolved = tops[1] > RESOLVED * weight * 2.0**-52 * max(largest, 1e-300) / finer**order
     growth = tops[1] / tops[0] if tops[0] > 0 else math.inf
     return growth ** (1 / math.log10(h / finer)), resolved
@@ -771,8 +776,8 @@ def read_class(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, m: int,
     p = _class_norm(p)
     requirements, notes, unread, reasons = {}, {}, [], []
 
-    def difference(key: str, growth: float, decade: str, what: str, factors: int = 1) -> None:
-        why = _undecided(growth, decade, p, what, factors)
+    def difference(key: str, growth: float, decade: str, what: str, factor: float = 1.0) -> None:
+        why = _undecided(growth, decade, p, what, factor)
         requirements[key] = not why and growth <= DIFFERENCE_GROWTH
         unread.extend([key] if why else [])
         reasons.extend([why] if why else [])
@@ -789,7 +794,9 @@ def read_class(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, m: int,
         maxima, growth, decade = mixed_differences(f, d)
         key = (f"f in the class, on any grid: max|Δ²_(h,i) Δ²_(h,j) f|/h⁴ over pairs i < j grows by at most "
                f"{DIFFERENCE_GROWTH:g} over its finest resolved decade of h")
-        difference(key, growth, decade, "the mixed differences", factors=2)
+        # a product of singular factors grows by each factor's growth, which the pure differences read
+        factor = min(10 ** (1 / p), max([1.0] + [notes[f"growth of order {r}"] for r in range(2, m + 1)]))
+        difference(key, growth, decade, "the mixed differences", factor)
         notes[f"mixed max|Δ²Δ² f|/h⁴ for h = {', '.join(f'{h:g}' for h in MIXED_STEPS)}"] = maxima
         notes["mixed growth"] = growth
         notes["decade read for the mixed differences"] = decade
@@ -797,7 +804,7 @@ def read_class(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, m: int,
             maxima, growth, decade, ratio = _mixed3_growth(f, d)
             key = (f"f in the class, on any grid: max|Δ³_(h,i) Δ²_(h,j) f|/h⁵ over pairs i ≠ j grows by at most "
                    f"{DIFFERENCE_GROWTH:g} from h = {MIXED3_STEPS[0]:g} to {MIXED3_STEPS[1]:g}")
-            difference(key, growth, decade, "the mixed differences of order (3, 2)", factors=2)
+            difference(key, growth, decade, "the mixed differences of order (3, 2)", factor)
             key = (f"f in the class: the mixed differences of order (3, 2) converge as a smooth target's (max|A_2h − "
                    f"A_h| falls to at most {CONVERGENCE:.3g} of itself from h = {MIXED3_STEPS[0]:g} to "
                    f"{MIXED3_STEPS[1]:g})")
@@ -868,17 +875,18 @@ def _class_norm(p) -> float:
     return float(p)
 
 
-def _undecided(growth: float, decade: str, p: float, what: str, factors: int = 1) -> str:
+def _undecided(growth: float, decade: str, p: float, what: str, factor: float = 1.0) -> str:
     """Why a difference reading cannot decide, or ``""``: nothing resolved, a growth only over the unresolved
     coarsest decade, or (``p`` finite) a growth that an m-th derivative in :math:`L_p` may have: up to
-    :math:`10^{1/p}` per singular factor, ``factors`` of them (2 for a mixed difference: |t_1|^-α |t_2|^-α)."""
+    :math:`10^{1/p}` times ``factor`` (a mixed difference of a product :math:`|t_1|^{-α}|t_2|^{-α}` also grows by the
+    growth of the pure differences, at most :math:`10^{1/p}`)."""
     if decade == UNREAD:
         return f"{what} resolved nothing above round-off: unread, not held"
     if decade.startswith(UNCONFIRMED):
         return f"{what} are unread: {decade}"
-    if growth <= DIFFERENCE_GROWTH or p == math.inf or growth > INTEGRABLE_MARGIN * 10 ** (factors / p):
+    if growth <= DIFFERENCE_GROWTH or p == math.inf or growth > INTEGRABLE_MARGIN * 10 ** (1 / p) * factor:
         return ""
-    product = f" (a product of {factors} such factors, each in L_{p:g})" if factors > 1 else ""
+    product = f" (times {factor:.3g}, the pure differences' growth: a product of factors in L_{p:g})" if factor > 1 else ""
     return (f"{what} grow by {growth:.3g} per decade of h, like |t|^(−{math.log10(growth):.2f}): unbounded, which "
             f"X^m_{p:g} allows below |t|^(−{1 / p:.2f}){product}; the reading cannot tell the two apart (a jump "
             f"of a lower derivative grows by 5.7 to 10)")
