@@ -26,7 +26,7 @@ from .bits import bit_extract, pack_bits
 from .network_a import product_error, relu_sparse_grid_network
 from .sizes import ROUNDING, MAX_BITS, MAX_PRODUCT_DEPTH, require_count, require_length, require_product_depth
 from .smoothness import read_class, require_reading, steady, verdict
-from .sparsegrid import MAX_LEVEL_INDICES, MAX_POINTS, SparseGridInterpolant, sparse_grid_interpolant
+from .sparsegrid import MAX_LEVEL_INDICES, MAX_POINTS, SparseGridInterpolant, sparse_grid_interpolant, sparse_grid_size
 
 
 def check_bit_extraction(bits: Sequence[int], *, storage: torch.dtype = torch.float64, words: int = 20000,
@@ -153,6 +153,20 @@ def _from_data(interpolant) -> SparseGridInterpolant:
     return SparseGridInterpolant(**data)
 
 
+def _is_grid_of_level(interpolant: SparseGridInterpolant, n: int, d: int) -> bool:
+    """Whether ``interpolant`` holds the level-``n`` sparse grid, counted on its own points (rule 9): each point is
+    :math:`\\mathbf i/2^{\\mathbf l}` with odd :math:`\\mathbf i` and :math:`|\\mathbf l|_1 \\le n + d - 1`, and there are
+    :math:`N(n, d)` distinct ones (all the points of that form)."""
+    lv, idx, pts = (t.detach().cpu() for t in (interpolant.point_levels, interpolant.point_indices, interpolant.points))
+    if interpolant.d != d or pts.ndim != 2 or pts.shape[1] != d or lv.shape != pts.shape or idx.shape != pts.shape:
+        return False
+    lv, idx = lv.to(torch.int64), idx.to(torch.int64)
+    of_form = bool(((lv >= 1).all() & (lv.sum(1) <= n + d - 1).all() & (idx % 2 == 1).all()
+                    & (idx < 2**lv).all()) and torch.equal(pts.to(torch.float64), idx / 2.0**lv))
+    return (of_form and int(torch.unique(pts, dim=0).shape[0]) == pts.shape[0] == sparse_grid_size(n, d)
+            and interpolant.levels.shape[0] == math.comb(n + d - 1, d))
+
+
 @steady
 def check_sparse_grid_levels(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, levels: Sequence[int],
                              norm: str = "L2", degree: int = 1, samples: int = SAMPLES,
@@ -260,6 +274,8 @@ def check_sparse_grid_levels(f: Callable[[torch.Tensor], torch.Tensor], *, d: in
     tolerance = log_deficit + RATIO_MARGIN * expected
     reading = read_class(f, d=d, m=degree + 1, interpolant=finest, p=math.inf if norm == "Linf" else 2)
     requirements = {
+        "build returns the sparse grid of each level n: N(n, d) distinct points i/2^l, i odd, |l|_1 <= n + d − 1 "
+        "(counted on the returned grid)": all(_is_grid_of_level(i, n, d) for i, n in zip(interpolants, levels)),
         f"I_n f = f at the grid points (relative {INTERPOLATION_RTOL:g}) at every level": all(
             r <= INTERPOLATION_RTOL for r in reproduction),
         "every error is resolved above round-off (> 100·2^-52·max|f|)": min(errors) > resolution,

@@ -44,7 +44,7 @@ from .. import device as book_device
 from ..measure import evaluate_target, uniform_points
 from ..validate import positive_int
 from .sizes import require_smoothness
-from .sparsegrid import SparseGridInterpolant
+from .sparsegrid import SparseGridInterpolant, sparse_grid_interpolant
 
 STEPS = (1e-2, 1e-3, 1e-4, 1e-5)  # h of the fine coordinate differences; the line step is STEPS[-1]
 LINES = 4  # fine lines per coordinate, at uniform random positions of the other coordinates (seed 0)
@@ -85,13 +85,15 @@ EVALUATION_COST = 64  # multiply-adds per coordinate of one target evaluation, f
 
 
 def _line_points(d: int, j: int, spacing: float, lines: int, seed: int, margin: float = 0.0,
-                 across: int | None = None) -> torch.Tensor:
+                 across: int | None = None, positions: torch.Tensor | None = None) -> torch.Tensor:
     """``(lines, 1/spacing, d)``: lines along coordinate ``j`` from a random offset below ``spacing``; the other
     coordinates at uniform random positions (``lines = LINES``) or at scrambled Sobol points (more lines), coordinate
     ``across`` in ``[margin, 1 - margin]``."""
     points = int(round(1 / spacing))
     generator = torch.Generator().manual_seed(seed)
-    if lines == LINES or d == 1:
+    if positions is not None:  # lines through given points (the targeted reading)
+        positions = positions.to(torch.float64).cpu().clone()
+    elif lines == LINES or d == 1:
         positions = torch.rand(lines, d, generator=generator, dtype=torch.float64)
     else:
         positions = torch.zeros(lines, d, dtype=torch.float64)
@@ -190,6 +192,21 @@ def require_reading(f: Callable, d) -> int:
     return d
 
 
+NOISE = 2.0**-36  # a target's own round-off allowed, relative to max|f| on a line (float64: 2^-52; float32: 2^-24)
+
+
+def _require_float64_values(values: torch.Tensor, j: int) -> None:
+    """Refuse ``f`` whose values on the fine lines (step 1e-5) carry round-off above ``NOISE``·max|f|: its fourth
+    differences stay as large at twice the step (a smooth part grows 16-fold), so they are its noise."""
+    tops = [float(_difference(values, step, 4).abs().median()) for step in (1, 2)]
+    scale = float(values.abs().max())
+    if tops[0] > NOISE * scale and tops[1] < 4 * tops[0]:
+        raise ValueError(f"f carries round-off of about {tops[0] / 6 / scale:.2g}·max|f| along x_{j} (median "
+                         f"|Δ⁴_h f| = {tops[0]:.3g} at h = {STEPS[-1]:g}, {tops[1]:.3g} at 2h): its values are not "
+                         f"float64-accurate (computed in float32?), so its differences cannot be read; evaluate it "
+                         f"in float64")
+
+
 def _coordinate_maxima(f: Callable, d: int, device: str, lines: int) -> tuple[dict[int, tuple[float, ...]], float,
                                                                          dict[int, tuple]]:
     """The maxima per order and step, ``max|f|``, and per order where the maximum at the finest step sits
@@ -198,10 +215,13 @@ def _coordinate_maxima(f: Callable, d: int, device: str, lines: int) -> tuple[di
     maxima = {r: [0.0] * len(steps) for r in (2, 3)}
     where = {r: (None, 0) for r in maxima}
     largest = 0.0
+    through = torch.tensor(lines, dtype=torch.float64) if isinstance(lines, tuple) else None  # targeted lines
     for j in range(d):
-        x = _line_points(d, j, steps[-1], lines, seed=j)
+        x = _line_points(d, j, steps[-1], lines if through is None else through.shape[0], seed=j, positions=through)
         values = _values(f, x, device)
         largest = max(largest, float(values.abs().max()))
+        if lines == LINES:
+            _require_float64_values(values, j)
         for r in maxima:
             for i, h in enumerate(steps):
                 difference = _difference(values, int(round(h / steps[-1])), r).abs() / h**r
@@ -261,7 +281,8 @@ def _mixed_difference(across: torch.Tensor, h: float, step: int, along: int = 1)
 
 # A growth read only over the coarsest decade (h = 1e-2 to 1e-3) may be a smooth feature narrower than 1e-2, which
 # h = 1e-2 does not resolve. It is confirmed where the maximum at h = 1e-3 sits: on a segment of ZOOM_CELLS steps
-# either side, with line step 1e-5, over the next decade (coordinates) or half-decade (mixed: round-off at h^4).
+# either side, with line step 1e-5, over the next two decades down to the line step 1e-5 (coordinates: the finest one resolved decides, so a feature
+# wider than 1e-5 stops growing there) or the next half-decade (mixed: round-off at h^4).
 ZOOM_CELLS = 5
 ZOOM_POINTS = 100  # line points per step h of the segment
 
@@ -285,11 +306,15 @@ def _zoom_growth(f: Callable, where: tuple, h: float, order: int, device: str, l
         tops = [float(_mixed_difference(_across(f, x, centre, where[2], step, device), step,
                                         int(round(step / spacing))).abs().max()) for step in (h, finer)]
         weight = 16.0
-    else:
+    else:  # two decades, down to the line step: a feature wider than the finest step stops growing there
         values = _values(f, x, device)
+        steps = (h, finer, spacing)
         tops = [float((_difference(values, int(round(step / spacing)), order).abs() / step**order).max())
-                for step in (h, finer)]
-        weight = 2.0**order
+                for step in steps]
+        floors = [RESOLVED * 2.0**order * 2.0**-52 * max(largest, 1e-300) / step**order for step in steps]
+        last = 2 if tops[2] > floors[2] else 1  # the finest decade resolved above round-off
+        growth = tops[last] / tops[last - 1] if tops[last - 1] > 0 else math.inf
+        return growth ** (1 / math.log10(steps[last - 1] / steps[last])), tops[1] > floors[1]
     resolved = tops[1] > RESOLVED * weight * 2.0**-52 * max(largest, 1e-300) / finer**order
     growth = tops[1] / tops[0] if tops[0] > 0 else math.inf
     return growth ** (1 / math.log10(h / finer)), resolved
@@ -396,6 +421,54 @@ def coordinate_differences(f: Callable[[torch.Tensor], torch.Tensor], d: int,
 
 
 UNCONFIRMED = "unconfirmed"
+TARGETED = 64  # targeted lines per coordinate: through the sample points where the grid's error decays slowest
+
+
+def _slowest_points(f: Callable, interpolant: SparseGridInterpolant) -> tuple[tuple[float, ...], ...]:
+    """The ``TARGETED`` points of a uniform sample (seed 11) where :math:`|I_n f - f|/|I_{n-2} f - f|` is largest
+    (the error decays slowest, as near a kink anywhere), among points whose coarser error is above a tenth of its
+    median (not a zero crossing)."""
+    d, n = interpolant.d, interpolant.level
+    sums = interpolant.levels.sum(1).cpu()
+    samples = max(256, min(TREND_SAMPLES, TREND_TERMS // int(sums.numel())))
+    x = uniform_points(samples, d, seed=11, device=interpolant.points.device)
+    values, terms = evaluate_target(f, x), interpolant.level_terms(x)
+    fine = (terms.sum(1) - values).abs()
+    coarse = (terms[:, : int((sums <= max(n - 2, 1) + d - 1).sum())].sum(1) - values).abs()
+    score = torch.where(coarse > 0.1 * coarse.median(), fine / coarse.clamp(min=1e-300), torch.zeros_like(fine))
+    return tuple(map(tuple, x[score.topk(min(TARGETED, samples)).indices].cpu().tolist()))
+
+
+def _targeted_convergence(f: Callable, d: int, device: str, through: tuple) -> float:
+    """The largest ratio, over the targeted lines, of :math:`\\max|D_{2h} - D_h|` at :math:`h = 10^{-3}` to that at
+    :math:`10^{-2}`, :math:`D_s` the second difference quotient centred at the same points: :math:`O(h^2)`, about
+    0.01, for a smooth target; a kink on the line gives about 10 however large the smooth part. Lines whose finer
+    change is within 10 round-offs are not read."""
+    spacing, ratio = COVER_STEPS[-1], 0.0
+    positions = torch.tensor(through, dtype=torch.float64)
+    for j in range(d):
+        values = _values(f, _line_points(d, j, spacing, positions.shape[0], seed=j, positions=positions), device)
+        floor = 10 * 4 * 2.0**-52 * max(float(values.abs().max()), 1e-300) / spacing**2
+        change = []
+        for h in COVER_STEPS:
+            step = int(round(h / spacing))
+            fine, coarse = _difference(values, step, 2) / h**2, _difference(values, 2 * step, 2) / (2 * h) ** 2
+            change.append((coarse - fine[:, step: step + coarse.shape[1]]).abs().amax(1))
+        read = change[1] > floor
+        if bool(read.any()):
+            ratio = max(ratio, float((change[1][read] / change[0][read].clamp(min=1e-300)).max()))
+    return ratio
+
+
+def targeted_differences(f: Callable, interpolant: SparseGridInterpolant, order: int) -> tuple[float, str]:
+    """The growth of :math:`\\max|\\Delta^r_{h,j} f|/h^r` (``COVER_STEPS``) on lines along every coordinate through
+    :func:`_slowest_points`, confirmed as :func:`coordinate_differences` does, and the decade read."""
+    d, device = interpolant.d, str(book_device.device())
+    maxima, largest, where = _cached(_coordinate_maxima, f, d, device, _cached(_slowest_points, f, interpolant))
+    growth, decade = _growth(maxima[order], COVER_STEPS, 2.0**order, order, largest)
+    if decade.startswith(f"h = {COVER_STEPS[0]:g} ") and growth > DIFFERENCE_GROWTH:
+        growth, decade = _confirmed(f, where[order], COVER_STEPS[1], order, device, largest, growth, decade)
+    return growth, decade
 
 
 def _confirmed(f, where, h, order, device, largest, growth, decade, mixed=False) -> tuple[float, str]:
@@ -449,6 +522,48 @@ def mixed_differences(f: Callable[[torch.Tensor], torch.Tensor], d: int) -> tupl
     return list(maxima), growth, decade
 
 
+MIXED3_STEPS = (2e-2, 2e-3)  # h of the third-order mixed differences (m = 3); round-off 100·32·2^-52·max|f|/h^5 is
+#                              22·max|f| at 2e-3 (at 1e-3 it would be 710, above max|∂_i^3∂_j^2 sin(πx)sin(πy)| = π^5)
+
+
+def _mixed3_maxima(f: Callable, d: int, device: str) -> tuple[tuple[float, ...], float]:
+    """:math:`\\max|\\Delta^3_{h,i}\\Delta^2_{h,j} f|/h^5` over ordered pairs :math:`i \\ne j` per step in
+    ``MIXED3_STEPS``, and ``max|f|``: ``COVER_LINES`` lines along :math:`x_i` per pair, shifted by :math:`\\pm h`
+    along :math:`x_j`."""
+    spacing = MIXED_STEPS[-1]
+    maxima, largest, increments = [0.0] * len(MIXED3_STEPS), 0.0, [[] for _ in MIXED3_STEPS]
+    for i in range(d):
+        for j in (k for k in range(d) if k != i):
+            x = _line_points(d, i, spacing, COVER_LINES, seed=3000 + d * i + j, margin=MIXED3_STEPS[0], across=j)
+            centre = _values(f, x, device)
+            largest = max(largest, float(centre.abs().max()))
+            for k, h in enumerate(MIXED3_STEPS):
+                across, step = _across(f, x, centre, j, h, device), int(round(h / spacing))
+                fine, coarse = (_difference(across, along * step, 3) / (along**3 * h**5) for along in (1, 2))
+                maxima[k] = max(maxima[k], float(fine.abs().max()))
+                change = (coarse - fine[:, : coarse.shape[1]]).abs()
+                windows = change.shape[1] // CONVERGENCE_WINDOW
+                increments[k].append(change[:, : windows * CONVERGENCE_WINDOW].reshape(change.shape[0], windows,
+                                                                                       -1).amax(-1))
+    count = min(w.shape[1] for steps in increments for w in steps)
+    return tuple(maxima), largest, tuple(torch.cat([w[:, :count] for w in steps]) for steps in increments)
+
+
+def _mixed3_growth(f: Callable, d: int) -> tuple[list[float], float, str, float]:
+    """The growth of :func:`_mixed3_maxima` over its decade, or ``UNREAD``, and its convergence ratio
+    (:func:`mixed_convergence`); a growth above ``DIFFERENCE_GROWTH`` is ``UNCONFIRMED`` (its decade starts at 2e-2:
+    a smooth feature narrower than that grows too)."""
+    budget.refuse_beyond("d", d, cost=d * (d - 1) * COVER_LINES * (1 + 2 * len(MIXED3_STEPS)) * round(
+        1 / MIXED_STEPS[-1]) * d * EVALUATION_COST, limit=budget.work(), unit="multiply-adds")
+    maxima, largest, windowed = _cached(_mixed3_maxima, f, d, str(book_device.device()))
+    growth, decade = _growth(maxima, MIXED3_STEPS, 32.0, 5, largest)
+    if decade != UNREAD and growth > DIFFERENCE_GROWTH:
+        decade = (f"{UNCONFIRMED}: they grow by {growth:.3g} from h = {MIXED3_STEPS[0]:g} to {MIXED3_STEPS[1]:g}, "
+                  f"a singular mixed derivative of order (3, 2) or a feature narrower than {MIXED3_STEPS[0]:g}")
+    _, ratio = _convergence(windowed, 10 * 32 * 2.0**-52 * max(largest, 1e-300) / MIXED3_STEPS[-1] ** 5)
+    return list(maxima), growth, decade, ratio
+
+
 @_one_reading
 def mixed_convergence(f: Callable[[torch.Tensor], torch.Tensor], d: int) -> tuple[list[float], float]:
     """How the mixed differences converge: :math:`I(h) = \\max|A_{2h} - A_h|` for :math:`h` in ``MIXED_STEPS``.
@@ -482,7 +597,11 @@ def mixed_convergence(f: Callable[[torch.Tensor], torch.Tensor], d: int) -> tupl
     if d < 2:
         return [0.0] * len(MIXED_STEPS), 0.0
     _, largest, _, windowed = _cached(_mixed_maxima, f, d, str(book_device.device()))
-    floor = 10 * 16 * 2.0**-52 * max(largest, 1e-300) / MIXED_STEPS[-1] ** 4
+    return _convergence(windowed, 10 * 16 * 2.0**-52 * max(largest, 1e-300) / MIXED_STEPS[-1] ** 4)
+
+
+def _convergence(windowed: tuple[torch.Tensor, ...], floor: float) -> tuple[list[float], float]:
+    """The increments per step and the largest ratio finer/coarser over the windows read (:func:`mixed_convergence`)."""
     increments = [float(w.max()) for w in windowed]
     read = windowed[-1] > max(floor, CONVERGENCE_SHARE * increments[-1])  # above round-off, and not a far tail
     if not bool(read.any()):
@@ -618,6 +737,36 @@ def error_trend(f: Callable[[torch.Tensor], torch.Tensor],
     return normalised, (normalised[-1] / normalised[0]) ** (1.0 / (levels[-1] - levels[0])), levels
 
 
+# Amplitude resolution of the mixed convergence reading (m = 2): a singular part a·g, g = |x_1 - x_2|^3.1·∏x(1-x)
+# (D^(2,2) g ~ |t|^-0.9 along the diagonal, the direction a sparse grid resolves worst), is unseen while its finest
+# increment a·I_g(1e-3) stays below HIDDEN_SHARE of the largest coarse increment of f; PASSED only if such a part
+# moves every normalised error read by at most AMPLITUDE_SHARE (1%), else INCONCLUSIVE.
+HIDDEN_SHARE = 0.5
+AMPLITUDE_SHARE = 0.01
+PROBE_EXPONENT = 3.1
+
+
+def _probe(x: torch.Tensor) -> torch.Tensor:
+    return (x[:, 0] - x[:, 1]).abs() ** PROBE_EXPONENT * (x * (1 - x)).prod(1)
+
+
+@functools.lru_cache(maxsize=16)
+def _probe_reading(d: int, level: int, device: str) -> tuple[float, tuple[float, ...]]:
+    """The probe's largest finest mixed increment and its normalised errors (:func:`error_trend`) at ``level``."""
+    increment = float(_mixed_maxima(_probe, d, device)[3][-1].max())
+    return increment, tuple(error_trend(_probe, sparse_grid_interpolant(_probe, d=d, level=level))[0])
+
+
+def amplitude_resolution(f: Callable, d: int, interpolant: SparseGridInterpolant) -> tuple[float, float]:
+    """The amplitude of the probe singular part that the mixed convergence reading cannot see in ``f``, and the
+    largest share of ``f``'s normalised error (:func:`error_trend`, at ``interpolant``'s last levels) it moves."""
+    increments, _ = mixed_convergence(f, d)
+    probe_increment, probe_errors = _probe_reading(d, interpolant.level, str(book_device.device()))
+    hidden = HIDDEN_SHARE * increments[0] / probe_increment
+    errors = error_trend(f, interpolant)[0]
+    return hidden, max((hidden * e / g if g > 0 else math.inf) for e, g in zip(probe_errors, errors))
+
+
 @dataclasses.dataclass(frozen=True)
 class ClassReading:
     """What :func:`read_class` found: ``requirements`` (text -> held), ``notes`` (the measured maxima and
@@ -676,30 +825,70 @@ def read_class(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, m: int,
     """
     require_smoothness(m)
     p = _class_norm(p)
+    if interpolant is not None and (not isinstance(interpolant, SparseGridInterpolant) or interpolant.degree != m - 1):
+        raise TypeError(f"interpolant must be a SparseGridInterpolant of degree m - 1 = {m - 1}")
     requirements, notes, unread, reasons = {}, {}, [], []
 
-    def difference(key: str, growth: float, decade: str, what: str) -> None:
-        why = _undecided(growth, decade, p, what)
+    def difference(key: str, growth: float, decade: str, what: str, factor: float = 1.0) -> None:
+        why = _undecided(growth, decade, p, what, factor)
         requirements[key] = not why and growth <= DIFFERENCE_GROWTH
         unread.extend([key] if why else [])
         reasons.extend([why] if why else [])
 
     for r in range(2, m + 1):
         maxima, growth, decade = coordinate_differences(f, d, r)
+        if interpolant is not None and d >= 2:  # lines through the points where the grid's error decays slowest
+            targeted, where = targeted_differences(f, interpolant, r)
+            if where != UNREAD and (targeted > growth or decade == UNREAD):
+                growth, decade = targeted, f"{where} (lines through the points of slowest error decay)"
         key = (f"f in the class, on any grid: max|Δ^{r}_h f|/h^{r} along the coordinates grows by at most "
                f"{DIFFERENCE_GROWTH:g} over its finest resolved decade of h")
         difference(key, growth, decade, f"the differences of order {r}")
         notes[f"max|Δ^{r}_h f|/h^{r} for h = {', '.join(f'{h:g}' for h in STEPS)}"] = maxima
         notes[f"growth of order {r}"] = growth
         notes[f"decade read for order {r}"] = decade
+    if interpolant is not None and d >= 2:
+        through = _cached(_slowest_points, f, interpolant)
+        ratio = _cached(_targeted_convergence, f, d, str(book_device.device()), through)
+        key = (f"f in the class: on lines through the points where the grid's error decays slowest, the second "
+               f"differences converge as a smooth target's (max|D_2h − D_h| falls to at most {CONVERGENCE:.3g} of "
+               f"itself from h = {COVER_STEPS[0]:g} to {COVER_STEPS[1]:g})")
+        requirements[key] = ratio <= CONVERGENCE
+        if not requirements[key]:
+            unread.append(key)
+            reasons.append(f"on lines through the points where the grid's error decays slowest the second differences "
+                           f"still change at h = {COVER_STEPS[1]:g} (max|D_2h − D_h| falls to {ratio:.3g} of itself "
+                           f"over a decade, a smooth target's to 0.01): a kink there, or a feature narrower than "
+                           f"{COVER_STEPS[0]:g}")
+        notes["targeted convergence ratio"] = ratio
     if d >= 2:
         maxima, growth, decade = mixed_differences(f, d)
         key = (f"f in the class, on any grid: max|Δ²_(h,i) Δ²_(h,j) f|/h⁴ over pairs i < j grows by at most "
                f"{DIFFERENCE_GROWTH:g} over its finest resolved decade of h")
-        difference(key, growth, decade, "the mixed differences")
+        # a product of singular factors grows by each factor's growth, which the pure differences read
+        factor = min(10 ** (1 / p), max([1.0] + [notes[f"growth of order {r}"] for r in range(2, m + 1)]))
+        difference(key, growth, decade, "the mixed differences", factor)
         notes[f"mixed max|Δ²Δ² f|/h⁴ for h = {', '.join(f'{h:g}' for h in MIXED_STEPS)}"] = maxima
         notes["mixed growth"] = growth
         notes["decade read for the mixed differences"] = decade
+        if m >= 3:
+            maxima, growth, decade, ratio = _mixed3_growth(f, d)
+            key = (f"f in the class, on any grid: max|Δ³_(h,i) Δ²_(h,j) f|/h⁵ over pairs i ≠ j grows by at most "
+                   f"{DIFFERENCE_GROWTH:g} from h = {MIXED3_STEPS[0]:g} to {MIXED3_STEPS[1]:g}")
+            difference(key, growth, decade, "the mixed differences of order (3, 2)", factor)
+            key = (f"f in the class: the mixed differences of order (3, 2) converge as a smooth target's (max|A_2h − "
+                   f"A_h| falls to at most {CONVERGENCE:.3g} of itself from h = {MIXED3_STEPS[0]:g} to "
+                   f"{MIXED3_STEPS[1]:g})")
+            requirements[key] = ratio <= CONVERGENCE
+            if not requirements[key]:
+                unread.append(key)
+                reasons.append(f"the mixed differences of order (3, 2) still change at h = {MIXED3_STEPS[1]:g} "
+                               f"(max|A_2h − A_h| falls to {ratio:.3g} of itself over a decade, a smooth target's "
+                               f"to 0.1): a mixed derivative of order (3, 2) singular along a direction, or a "
+                               f"feature that h = {MIXED3_STEPS[0]:g} does not resolve")
+            notes[f"mixed max|Δ³Δ² f|/h⁵ for h = {', '.join(f'{h:g}' for h in MIXED3_STEPS)}"] = maxima
+            notes["mixed growth of order (3, 2)"] = growth
+            notes["mixed convergence ratio of order (3, 2)"] = ratio
         increments, ratio = mixed_convergence(f, d)
         key = (f"f in the class: the mixed differences converge as a smooth target's (max|A_2h − A_h| falls to at "
                f"most {CONVERGENCE:.3g} of itself from h = {MIXED_STEPS[0]:g} to {MIXED_STEPS[1]:g})")
@@ -713,8 +902,6 @@ def read_class(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, m: int,
         notes["mixed convergence ratio"] = ratio
     surplus = trend = pending = ""
     if interpolant is not None:
-        if not isinstance(interpolant, SparseGridInterpolant) or interpolant.degree != m - 1:
-            raise TypeError(f"interpolant must be a SparseGridInterpolant of degree m - 1 = {m - 1}")
         scaled, growth, steps = surplus_growth(interpolant)
         surplus = (f"f in the class: surpluses decay like 2^(-{m}|l|_1) (max|v|·2^({m}|l|_1) grows by at most "
                    f"{SURPLUS_GROWTH:.3g} per level sum over the last level sums)")
@@ -735,6 +922,17 @@ def read_class(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, m: int,
         late += [] if requirements[trend] or trend in unread else [
             f"the normalised error e_n·2^({m}n)/n^(d−1) still rises ({rise:.3f} per level): the levels are "
             f"pre-asymptotic, or a mixed derivative is singular along a direction no difference resolves"]
+        if d >= 2 and m == 2:
+            hidden, share = amplitude_resolution(f, d, interpolant)
+            key = (f"f in the class to the amplitude resolution: a singular mixed part the mixed readings cannot see "
+                   f"moves the error read by at most {AMPLITUDE_SHARE:.0%}")
+            requirements[key] = share <= AMPLITUDE_SHARE
+            if not requirements[key]:
+                unread.append(key)
+                reasons.append(f"a singular mixed part below the readings' resolution (|x_1 − x_2|^{PROBE_EXPONENT:g}"
+                               f"·∏x(1−x) times {hidden:.3g}) would move the error read by {share:.1%}: the smooth "
+                               f"part hides it")
+            notes["amplitude resolution (hidden probe amplitude, share of the error it moves)"] = (hidden, share)
         if late and all(v for k, v in requirements.items() if k not in (surplus, trend) and k not in unread):
             pending = "; ".join(late) + "; raise the levels"
     return ClassReading(requirements, notes, surplus, pending, tuple(unread), trend, tuple(reasons))
@@ -746,18 +944,21 @@ def _class_norm(p) -> float:
     return float(p)
 
 
-def _undecided(growth: float, decade: str, p: float, what: str) -> str:
+def _undecided(growth: float, decade: str, p: float, what: str, factor: float = 1.0) -> str:
     """Why a difference reading cannot decide, or ``""``: nothing resolved, a growth only over the unresolved
-    coarsest decade, or (``p`` finite) a growth that an m-th derivative in :math:`L_p` may have."""
+    coarsest decade, or (``p`` finite) a growth that an m-th derivative in :math:`L_p` may have: up to
+    :math:`10^{1/p}` times ``factor`` (a mixed difference of a product :math:`|t_1|^{-α}|t_2|^{-α}` also grows by the
+    growth of the pure differences, at most :math:`10^{1/p}`)."""
     if decade == UNREAD:
         return f"{what} resolved nothing above round-off: unread, not held"
     if decade.startswith(UNCONFIRMED):
         return f"{what} are unread: {decade}"
-    if growth <= DIFFERENCE_GROWTH or p == math.inf or growth > INTEGRABLE_MARGIN * 10 ** (1 / p):
+    if growth <= DIFFERENCE_GROWTH or p == math.inf or growth > INTEGRABLE_MARGIN * 10 ** (1 / p) * factor:
         return ""
+    product = f" (times {factor:.3g}, the pure differences' growth: a product of factors in L_{p:g})" if factor > 1 else ""
     return (f"{what} grow by {growth:.3g} per decade of h, like |t|^(−{math.log10(growth):.2f}): unbounded, which "
-            f"X^m_{p:g} allows below |t|^(−{1 / p:.2f}); the reading cannot tell the two apart (a jump of a "
-            f"lower derivative grows by 5.7 to 10)")
+            f"X^m_{p:g} allows below |t|^(−{1 / p:.2f}){product}; the reading cannot tell the two apart (a jump "
+            f"of a lower derivative grows by 5.7 to 10)")
 
 
 def verdict(requirements: dict[str, bool], reading: ClassReading, rate_holds: bool, rate_pending: str = "") -> str:
