@@ -259,7 +259,7 @@ def _polynomial_degree_at_most(Ks: Sequence[int], counts: Sequence[int], degree:
 
 def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activation: str = "gelu", d: int = 1,
                               build: Callable[..., nn.Module] = constant_depth_network,
-                              points_per_cell: int | None = None, device=None) -> RateCheck:
+                              points_per_cell: int | None = None, device=None, every_layer: bool = False) -> RateCheck:
     """Check Theorem ``thm-constant-depth`` on ``f``: ``sup |f - f̂_K| = O(K^{-2(k+1)})`` at constant depth.
 
     Parameters
@@ -281,6 +281,10 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
         The sampling density ``p`` per axis of every fine cell (default :func:`nnproofs.smooth.evaluation.default_density`).
     device : str or torch.device, optional
         Where to build and evaluate (default ``BOOK_DEVICE``).
+    every_layer : bool
+        In ``d = 1``, also resolve every unit of the later σ layers between the samples
+        (:func:`~nnproofs.smooth.evaluation.deeper_points`): slow (many times the points on the construction, whose
+        gadget units are steep by design), for a build suspected of steep units after the first layer.
 
     Returns
     -------
@@ -317,6 +321,8 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
     if not callable(build):
         raise TypeError(f"build must be a callable (f, *, k, K, activation, d, device) -> nn.Sequential, got {type(build).__name__}")
     p = default_density(d) if points_per_cell is None else positive_int("points_per_cell", points_per_cell)
+    if type(every_layer) is not bool:
+        raise TypeError(f"every_layer must be True or False, got {type(every_layer).__name__}")
     named = ("Ks", Ks) if points_per_cell is None else ("Ks, points_per_cell", (Ks, p))
     budget.refuse_beyond(*named, cost=work_estimate(Ks, k=k, d=d, points_per_cell=p), limit=budget.work(),
                          unit="multiply-adds")
@@ -329,7 +335,7 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
         depths.append(len(reading.maps))
         read_as.update(reading.activations)
         dtypes.add(str(reading.dtype).replace("torch.", ""))
-        sampled = sampled_sup(reading, f, K, d, p=p, device=device)
+        sampled = sampled_sup(reading, f, K, d, p=p, device=device, every_layer=every_layer)
         sups.append(max(sampled.sup, sampled.doubled))
         changes.append(sampled.change)
         uncertified.append(K) if sampled.unresolved else None
@@ -356,7 +362,7 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
     verdict = _end_verdict(sorted_K, sorted_e, slopes, floor, expected, END_INTERVALS_K3 if k == 3 else END_INTERVALS,
                            kind.in_class is True)
     between = _between(build, f, dict(k=k, activation=name, d=d, device=device), sorted_K, sorted_e, verdict["end"],
-                       p) if d == 1 and not verdict["inconclusive"] and verdict["end"] else {}
+                       p, every_layer) if d == 1 and not verdict["inconclusive"] and verdict["end"] else {}
     rise = {K: e for K, (e, line, below) in between.items() if e > below}
     above_line = {K: e for K, (e, line, below) in between.items() if e > line}
     unsettled = sorted({K for i in verdict["end"] for K in sorted_K[i:i + 2] if change[K] >= SUP_CONVERGENCE})
@@ -378,7 +384,7 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
                         f" above the power law through their neighbours by more than the swing allowed (a factor"
                         f" (K_(i+1)/K_i)^{SWING:g}); the sizes given may sit on the low points of errors that swing")
     if not inconclusive and uncertified:
-        inconclusive = (f"the sup is not certified at K = {uncertified}: the first layer's units are too steep to be"
+        inconclusive = (f"the sup is not certified at K = {uncertified}: the σ layers' units are too steep to be"
                         f" sampled at {evaluation.STEP:g} of their pre-activation within the budget of points (see"
                         " 'How the checks decide')")
     if not inconclusive and unsettled:
@@ -452,7 +458,7 @@ def _built(build: Callable, f: Callable, **kw):
 
 
 def _between(build: Callable, f: Callable, kw: dict, Ks: list[int], errors: list[float], end: list[int],
-             p: int) -> dict:
+             p: int, every_layer: bool = False) -> dict:
     """Every integer size strictly inside the end intervals read (at most :data:`BETWEEN` of them, evenly spread):
     ``{K': (e', line, below)}`` with ``e'`` a lower bound of its sup error (the sampled points, no zoom),
     ``line`` the power law through the neighbouring end errors times ``(K_(i+1)/K_i)^SWING`` and ``below`` the
@@ -463,8 +469,8 @@ def _between(build: Callable, f: Callable, kw: dict, Ks: list[int], errors: list
     out = {}
     for K, i in inside:
         reading = _built(build, f, K=K, **kw)
-        x = torch.cat([evaluation_points(K, 1, p=p, device=kw["device"]),
-                       evaluation.first_layer_points(reading, device=kw["device"])[0]])
+        x = evaluation_points(K, 1, p=p, device=kw["device"])
+        x = torch.cat([x, evaluation.resolving_points(reading, x, every_layer=every_layer)[0]])
         error = float((evaluation.network_values(reading, x) - finite_values("f", f(x).reshape(-1))).abs().max())
         slope = math.log(errors[i + 1] / errors[i]) / math.log(Ks[i + 1] / Ks[i])
         line = errors[i] * (K / Ks[i]) ** slope * (Ks[i + 1] / Ks[i]) ** SWING
