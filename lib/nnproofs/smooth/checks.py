@@ -57,6 +57,8 @@ FALL_SHARE = 0.5  # errors whose fitted slope over all the sizes read is flatter
 #                   fall at this rate overall: FAILED whatever the end slopes (in-class builds measured at least 0.68 of
 #                   the rate: tanh(30(x - 0.4)) at k = 3, tanh, K = 2..4: -5.4; tests/test_smooth_soundness.py)
 BETWEEN = 8  # the most sizes between the end sizes read that the check adds (a lower bound of the error at each)
+UNRESOLVED_SHARE = 0.1  # f's own local interpolation at the largest K erring by this share of its half-oscillation:
+#                        the mesh has not resolved f (INCONCLUSIVE, not FAILED, when f is read in the class)
 HIDDEN_SHARE = 0.01  # a singular part below the class reading's resolution may move no error read by more than 1%
 #                      (a local slope by <= 0.09 for K'/K >= 5/4); otherwise the class is not shown: INCONCLUSIVE
 DEFAULT_DELTAS = (1e-1, 3e-2, 1e-2, 3e-3, 1e-3)
@@ -373,6 +375,11 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
                         f" (β = {kind.beta:g}) down to c = {kind.resolution:.2g}, and one just below that could"
                         f" move the error at K = {hidden[1]} by {hidden[0]:.1%} (> {HIDDEN_SHARE:.0%}); f is not"
                         " shown to be in the class at these errors")
+    unresolved = kind.in_class is True and d == 1 and _unresolved_by_the_mesh(f, k, max(Ks), device)
+    if not inconclusive and unresolved:
+        inconclusive = (f"the mesh does not resolve f yet: at K = {max(Ks)} f's own interpolation of degree {k} on"
+                        f" the fine cells errs by at least {UNRESOLVED_SHARE:g} of f's half-oscillation, so f has"
+                        " features narrower than the fine cells at these K; use larger K")
     if not inconclusive and d == 2:
         inconclusive = ("d = 2: the crossings of two bands are sampled at one point per axis only, where the error"
                         " changes within a quarter of a half-band; on some smooth targets the sampled sup moves by more"
@@ -411,13 +418,13 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
     exact = all(requirements.values())
     # where the end verdict found every local slope read steepening to the rate (a steep in-class target at small
     # K: tanh(400(x - 0.4)) at k = 0, 1), too slow a fall overall is that approach, INCONCLUSIVE, not FAILED
-    approaching = verdict["inconclusive"].startswith("pre-asymptotic: the local slopes")
+    approaching = verdict["inconclusive"].startswith("pre-asymptotic: the local slopes") or unresolved
     requirements[f"the errors fall overall: fitted slope over the sizes read whose sup converged <= "
                  f"{FALL_SHARE * expected:g}, {FALL_SHARE:g} x the rate"] = \
         overall <= FALL_SHARE * expected or not exact or approaching
     if between:
         requirements[f"the errors between the end sizes (K = {sorted(between)}, a lower bound each) stay below the"
-                     " error at the smaller end size"] = not rise or not exact
+                     " error at the smaller end size"] = not rise or not exact or unresolved
     n_slope = float(np.polyfit(np.log(np.array(params, dtype=float)), np.log(np.maximum(sups, 1e-300)), 1)[0])
     return rate_check(
         f"constant depth, {name}, k = {k}, d = {d}: sup|f − f̂_K| = O(K^(−2(k+1)))",
@@ -553,6 +560,24 @@ def _end_verdict(Ks: list[int], errors: list[float], slopes: list[float], floor:
                f" or swing, one beating {expected + 2:g} (the rate one degree lower) by the tolerance; in-class local"
                f" slopes swing by up to {SWING:g} at small K before they settle; use larger K")
     return {"measured": measured, "end": end, "quantity": quantity, "inconclusive": why}
+
+
+def _unresolved_by_the_mesh(f: Callable, k: int, K: int, device) -> bool:
+    """Whether ``f``'s own interpolation of degree ``k`` at Chebyshev points of each of the ``K²`` fine cells
+    (d = 1) errs, at 16 points per cell, by at least :data:`UNRESOLVED_SHARE` of ``f``'s half-oscillation there:
+    a property of ``f`` and the mesh, not of the build (a broken build on a resolved ``f`` still fails)."""
+    nodes = 0.5 - 0.5 * np.cos((2 * np.arange(k + 1) + 1) * np.pi / (2 * k + 2))
+    t = (np.arange(16) + 0.5) / 16
+    basis = np.stack([np.prod([np.ones_like(t)] + [(t - nodes[m]) / (nodes[j] - nodes[m])
+                                                   for m in range(k + 1) if m != j], axis=0)
+                      for j in range(k + 1)], axis=1)  # (16, k + 1) Lagrange basis
+    left = np.arange(K * K)[:, None] / (K * K)
+    points = np.concatenate([left + nodes / (K * K), left + t / (K * K)], axis=1)
+    values = finite_values("f", f(torch.tensor(points.reshape(-1, 1), dtype=torch.float64, device=device))
+                           .reshape(-1)).cpu().numpy().reshape(K * K, -1)
+    at_nodes, at_t = values[:, :k + 1], values[:, k + 1:]
+    spread = 0.5 * float(np.ptp(values))
+    return spread > 0 and float(np.abs(at_nodes @ basis.T - at_t).max()) >= UNRESOLVED_SHARE * spread
 
 
 def _steepening_to_the_rate(slopes: list[float], expected: float, in_class: bool) -> bool:
