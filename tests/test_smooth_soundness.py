@@ -596,3 +596,72 @@ def test_steep_in_class_targets_whose_slopes_steepen_are_not_failed(L, k):
     slope steepens (pre-asymptotic): INCONCLUSIVE, never FAILED."""
     result = check(f=lambda x: torch.tanh(L * (x[:, 0] - 0.55)), k=k, Ks=smooth.default_Ks(k))
     assert result.verdict == "INCONCLUSIVE", result.report()
+
+
+def _deep_bump(layer, where, width, steep=1e7, height=0.02):
+    """The construction plus a bump of ``height`` on ``[where, where + width]`` made in σ layer ``layer`` (2 or 3):
+    a carrier unit GELU(x + 10) ≈ x + 10 in layer 1, passed on unchanged, feeds four units of slope ``steep``."""
+    def build(f, **kw):
+        lins = [m for m in smooth.constant_depth_network(f, **kw) if type(m) is nn.Linear]
+        mods, big = [], 40.0
+        for i, lin in enumerate(lins):
+            w, b = lin.weight.detach(), lin.bias.detach()
+            o, n = w.shape
+            extra_out = 4 if i == layer - 1 else (0 if i == len(lins) - 1 else 1)
+            extra_in = 0 if i == 0 else (4 if i == layer else 1)
+            w2 = torch.zeros(o + extra_out, n + extra_in, dtype=F64)
+            w2[:o, :n] = w
+            b2 = torch.cat([b, torch.zeros(extra_out, dtype=F64)])
+            if i == 0:
+                w2[o, 0], b2[o] = 1.0, 10.0
+            elif i == layer - 1:
+                w2[o:, n] = steep
+                b2[o:] = -steep * (10 + torch.tensor([where, where, where + width, where + width], dtype=F64)) \
+                    - torch.tensor([0.0, 1.0, 0.0, 1.0], dtype=F64)
+            elif i == layer:
+                w2[o, n:] = torch.tensor([1.0, -1.0, -1.0, 1.0], dtype=F64) * height
+                b2[o] = big
+            elif i == len(lins) - 1:
+                w2[0, n], b2[0] = 1.0, b2[0] - big
+            else:
+                w2[o, n] = 1.0
+            lin2 = nn.Linear(w2.shape[1], w2.shape[0], dtype=F64)
+            with torch.no_grad():
+                lin2.weight.copy_(w2)
+                lin2.bias.copy_(b2)
+            mods += [lin2, nn.GELU()]
+        return nn.Sequential(*mods[:-1])
+    return build
+
+
+@pytest.mark.parametrize(("layer", "where", "width"), [(2, 0.4321, 2e-6), (3, 0.1234, 5e-7), (2, 0.8765, 1e-6),
+                                                       (3, 0.6, 3e-6)])
+def test_every_layer_resolves_a_bump_built_in_a_later_layer(layer, where, width):
+    """With ``every_layer`` the cells are bisected until every unit of every σ layer moves by at most STEP where σ
+    is not linear, so a bump made by steep units in layer 2 or 3 is measured at its height, wherever it lies."""
+    net = _deep_bump(layer, where, width)(wave, k=1, K=6, activation="gelu", d=1, device="cpu")
+    reading = evaluation.read_network(net)
+    x = torch.linspace(where - width, where + 2 * width, 3001, dtype=F64)[:, None]
+    true = float((evaluation.network_values(reading, x) - wave(x)).abs().max())
+    assert true > 0.015
+    sampled = evaluation.sampled_sup(reading, wave, 6, 1, every_layer=True)
+    assert sampled.unresolved == 0 and sampled.sup >= 0.99 * true
+    assert check(build=_deep_bump(layer, where, width), Ks=(4, 6, 8), every_layer=True).verdict != "PASSED"
+
+
+def test_every_layer_must_be_a_bool():
+    with pytest.raises(TypeError, match="every_layer"):
+        check(Ks=(4, 6), every_layer=1)
+
+
+@pytest.mark.parametrize(("width", "centre", "k"), [(0.003, 0.5, 0), (0.002, 0.5, 2), (0.006, 0.71, 0)])
+def test_an_analytic_feature_narrower_than_the_fine_cells_is_inconclusive(width, centre, k):
+    """A narrow Gaussian is analytic; at the chapter's sizes every error stays above UNRESOLVED_SHARE of its
+    half-oscillation (the mesh does not resolve it), so its swinging errors are INCONCLUSIVE, not FAILED."""
+    def gauss(x):
+        return torch.exp(-((x[:, 0] - centre) / width) ** 2)
+    Ks = smooth.default_Ks(k)
+    result = check(f=gauss, k=k, Ks=Ks)
+    assert result.verdict == "INCONCLUSIVE" and min(result.y) > 0.05
+    assert smooth.checks._unresolved_by_the_mesh(gauss, k, max(Ks), "cpu")
+    assert not smooth.checks._unresolved_by_the_mesh(wave, k, max(Ks), "cpu")  # a resolved target: a broken build fails

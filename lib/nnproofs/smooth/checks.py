@@ -57,6 +57,8 @@ FALL_SHARE = 0.5  # errors whose fitted slope over all the sizes read is flatter
 #                   fall at this rate overall: FAILED whatever the end slopes (in-class builds measured at least 0.68 of
 #                   the rate: tanh(30(x - 0.4)) at k = 3, tanh, K = 2..4: -5.4; tests/test_smooth_soundness.py)
 BETWEEN = 8  # the most sizes between the end sizes read that the check adds (a lower bound of the error at each)
+UNRESOLVED_SHARE = 0.1  # f's own local interpolation at the largest K erring by this share of its half-oscillation:
+#                        the mesh has not resolved f (INCONCLUSIVE, not FAILED, when f is read in the class)
 HIDDEN_SHARE = 0.01  # a singular part below the class reading's resolution may move no error read by more than 1%
 #                      (a local slope by <= 0.09 for K'/K >= 5/4); otherwise the class is not shown: INCONCLUSIVE
 DEFAULT_DELTAS = (1e-1, 3e-2, 1e-2, 3e-3, 1e-3)
@@ -259,7 +261,7 @@ def _polynomial_degree_at_most(Ks: Sequence[int], counts: Sequence[int], degree:
 
 def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activation: str = "gelu", d: int = 1,
                               build: Callable[..., nn.Module] = constant_depth_network,
-                              points_per_cell: int | None = None, device=None) -> RateCheck:
+                              points_per_cell: int | None = None, device=None, every_layer: bool = False) -> RateCheck:
     """Check Theorem ``thm-constant-depth`` on ``f``: ``sup |f - f̂_K| = O(K^{-2(k+1)})`` at constant depth.
 
     Parameters
@@ -281,6 +283,10 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
         The sampling density ``p`` per axis of every fine cell (default :func:`nnproofs.smooth.evaluation.default_density`).
     device : str or torch.device, optional
         Where to build and evaluate (default ``BOOK_DEVICE``).
+    every_layer : bool
+        In ``d = 1``, also resolve every unit of the later σ layers between the samples
+        (:func:`~nnproofs.smooth.evaluation.deeper_points`): slow (many times the points on the construction, whose
+        gadget units are steep by design), for a build suspected of steep units after the first layer.
 
     Returns
     -------
@@ -317,6 +323,8 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
     if not callable(build):
         raise TypeError(f"build must be a callable (f, *, k, K, activation, d, device) -> nn.Sequential, got {type(build).__name__}")
     p = default_density(d) if points_per_cell is None else positive_int("points_per_cell", points_per_cell)
+    if type(every_layer) is not bool:
+        raise TypeError(f"every_layer must be True or False, got {type(every_layer).__name__}")
     named = ("Ks", Ks) if points_per_cell is None else ("Ks, points_per_cell", (Ks, p))
     budget.refuse_beyond(*named, cost=work_estimate(Ks, k=k, d=d, points_per_cell=p), limit=budget.work(),
                          unit="multiply-adds")
@@ -329,7 +337,7 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
         depths.append(len(reading.maps))
         read_as.update(reading.activations)
         dtypes.add(str(reading.dtype).replace("torch.", ""))
-        sampled = sampled_sup(reading, f, K, d, p=p, device=device)
+        sampled = sampled_sup(reading, f, K, d, p=p, device=device, every_layer=every_layer)
         sups.append(max(sampled.sup, sampled.doubled))
         changes.append(sampled.change)
         uncertified.append(K) if sampled.unresolved else None
@@ -356,7 +364,7 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
     verdict = _end_verdict(sorted_K, sorted_e, slopes, floor, expected, END_INTERVALS_K3 if k == 3 else END_INTERVALS,
                            kind.in_class is True)
     between = _between(build, f, dict(k=k, activation=name, d=d, device=device), sorted_K, sorted_e, verdict["end"],
-                       p) if d == 1 and not verdict["inconclusive"] and verdict["end"] else {}
+                       p, every_layer) if d == 1 and not verdict["inconclusive"] and verdict["end"] else {}
     rise = {K: e for K, (e, line, below) in between.items() if e > below}
     above_line = {K: e for K, (e, line, below) in between.items() if e > line}
     unsettled = sorted({K for i in verdict["end"] for K in sorted_K[i:i + 2] if change[K] >= SUP_CONVERGENCE})
@@ -367,6 +375,11 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
                         f" (β = {kind.beta:g}) down to c = {kind.resolution:.2g}, and one just below that could"
                         f" move the error at K = {hidden[1]} by {hidden[0]:.1%} (> {HIDDEN_SHARE:.0%}); f is not"
                         " shown to be in the class at these errors")
+    unresolved = kind.in_class is True and d == 1 and _unresolved_by_the_mesh(f, k, max(Ks), device)
+    if not inconclusive and unresolved:
+        inconclusive = (f"the mesh does not resolve f yet: at K = {max(Ks)} f's own interpolation of degree {k} on"
+                        f" the fine cells errs by at least {UNRESOLVED_SHARE:g} of f's half-oscillation, so f has"
+                        " features narrower than the fine cells at these K; use larger K")
     if not inconclusive and d == 2:
         inconclusive = ("d = 2: the crossings of two bands are sampled at one point per axis only, where the error"
                         " changes within a quarter of a half-band; on some smooth targets the sampled sup moves by more"
@@ -378,7 +391,7 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
                         f" above the power law through their neighbours by more than the swing allowed (a factor"
                         f" (K_(i+1)/K_i)^{SWING:g}); the sizes given may sit on the low points of errors that swing")
     if not inconclusive and uncertified:
-        inconclusive = (f"the sup is not certified at K = {uncertified}: the first layer's units are too steep to be"
+        inconclusive = (f"the sup is not certified at K = {uncertified}: the σ layers' units are too steep to be"
                         f" sampled at {evaluation.STEP:g} of their pre-activation within the budget of points (see"
                         " 'How the checks decide')")
     if not inconclusive and unsettled:
@@ -405,13 +418,13 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
     exact = all(requirements.values())
     # where the end verdict found every local slope read steepening to the rate (a steep in-class target at small
     # K: tanh(400(x - 0.4)) at k = 0, 1), too slow a fall overall is that approach, INCONCLUSIVE, not FAILED
-    approaching = verdict["inconclusive"].startswith("pre-asymptotic: the local slopes")
+    approaching = verdict["inconclusive"].startswith("pre-asymptotic: the local slopes") or unresolved
     requirements[f"the errors fall overall: fitted slope over the sizes read whose sup converged <= "
                  f"{FALL_SHARE * expected:g}, {FALL_SHARE:g} x the rate"] = \
         overall <= FALL_SHARE * expected or not exact or approaching
     if between:
         requirements[f"the errors between the end sizes (K = {sorted(between)}, a lower bound each) stay below the"
-                     " error at the smaller end size"] = not rise or not exact
+                     " error at the smaller end size"] = not rise or not exact or unresolved
     n_slope = float(np.polyfit(np.log(np.array(params, dtype=float)), np.log(np.maximum(sups, 1e-300)), 1)[0])
     return rate_check(
         f"constant depth, {name}, k = {k}, d = {d}: sup|f − f̂_K| = O(K^(−2(k+1)))",
@@ -452,7 +465,7 @@ def _built(build: Callable, f: Callable, **kw):
 
 
 def _between(build: Callable, f: Callable, kw: dict, Ks: list[int], errors: list[float], end: list[int],
-             p: int) -> dict:
+             p: int, every_layer: bool = False) -> dict:
     """Every integer size strictly inside the end intervals read (at most :data:`BETWEEN` of them, evenly spread):
     ``{K': (e', line, below)}`` with ``e'`` a lower bound of its sup error (the sampled points, no zoom),
     ``line`` the power law through the neighbouring end errors times ``(K_(i+1)/K_i)^SWING`` and ``below`` the
@@ -463,8 +476,8 @@ def _between(build: Callable, f: Callable, kw: dict, Ks: list[int], errors: list
     out = {}
     for K, i in inside:
         reading = _built(build, f, K=K, **kw)
-        x = torch.cat([evaluation_points(K, 1, p=p, device=kw["device"]),
-                       evaluation.first_layer_points(reading, device=kw["device"])[0]])
+        x = evaluation_points(K, 1, p=p, device=kw["device"])
+        x = torch.cat([x, evaluation.resolving_points(reading, x, every_layer=every_layer)[0]])
         error = float((evaluation.network_values(reading, x) - finite_values("f", f(x).reshape(-1))).abs().max())
         slope = math.log(errors[i + 1] / errors[i]) / math.log(Ks[i + 1] / Ks[i])
         line = errors[i] * (K / Ks[i]) ** slope * (Ks[i + 1] / Ks[i]) ** SWING
@@ -547,6 +560,24 @@ def _end_verdict(Ks: list[int], errors: list[float], slopes: list[float], floor:
                f" or swing, one beating {expected + 2:g} (the rate one degree lower) by the tolerance; in-class local"
                f" slopes swing by up to {SWING:g} at small K before they settle; use larger K")
     return {"measured": measured, "end": end, "quantity": quantity, "inconclusive": why}
+
+
+def _unresolved_by_the_mesh(f: Callable, k: int, K: int, device) -> bool:
+    """Whether ``f``'s own interpolation of degree ``k`` at Chebyshev points of each of the ``K²`` fine cells
+    (d = 1) errs, at 16 points per cell, by at least :data:`UNRESOLVED_SHARE` of ``f``'s half-oscillation there:
+    a property of ``f`` and the mesh, not of the build (a broken build on a resolved ``f`` still fails)."""
+    nodes = 0.5 - 0.5 * np.cos((2 * np.arange(k + 1) + 1) * np.pi / (2 * k + 2))
+    t = (np.arange(16) + 0.5) / 16
+    basis = np.stack([np.prod([np.ones_like(t)] + [(t - nodes[m]) / (nodes[j] - nodes[m])
+                                                   for m in range(k + 1) if m != j], axis=0)
+                      for j in range(k + 1)], axis=1)  # (16, k + 1) Lagrange basis
+    left = np.arange(K * K)[:, None] / (K * K)
+    points = np.concatenate([left + nodes / (K * K), left + t / (K * K)], axis=1)
+    values = finite_values("f", f(torch.tensor(points.reshape(-1, 1), dtype=torch.float64, device=device))
+                           .reshape(-1)).cpu().numpy().reshape(K * K, -1)
+    at_nodes, at_t = values[:, :k + 1], values[:, k + 1:]
+    spread = 0.5 * float(np.ptp(values))
+    return spread > 0 and float(np.abs(at_nodes @ basis.T - at_t).max()) >= UNRESOLVED_SHARE * spread
 
 
 def _steepening_to_the_rate(slopes: list[float], expected: float, in_class: bool) -> bool:

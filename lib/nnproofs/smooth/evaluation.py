@@ -9,7 +9,9 @@
   ``p`` points per fine cell along) and, in d = 2, every pair of critical centres; :func:`sampled_sup` measures the sup error at ``p`` and ``2p`` and reports whether
   doubling changed it by less than :data:`SUP_CONVERGENCE`; in d = 1 both densities include
   :func:`first_layer_points`, where every unit of the first σ layer is resolved exactly (its pre-activation is
-  affine in x), so a feature made by steep first-layer units is measured between the cells' samples.
+  affine in x), so a feature made by steep first-layer units is measured between the cells' samples;
+* :func:`deeper_points` (opt-in, ``every_layer``): cells bisected until every unit of every later σ layer moves by
+  at most :data:`STEP` where σ is not linear (not the default: the construction's gadget units are steep by design).
 """
 
 from __future__ import annotations
@@ -276,6 +278,61 @@ def first_layer_points(reading: NetworkReading, *, device=None) -> tuple[torch.T
     return x[:, None], 0
 
 
+def _unresolved_cells(reading: NetworkReading, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """Which cells ``[a_i, b_i]`` (d = 1) leave some unit of some σ layer unresolved: its pre-activation moves by
+    more than :data:`STEP` across the cell (``|z(b) - z(a)|`` or the exact derivative at either end times the
+    width) while its range, widened by that move, meets the region where σ is not linear. Returns ``(n,)`` bool."""
+    bad = torch.zeros(a.shape[0], dtype=torch.bool, device=a.device)
+    width = (b - a).to(reading.dtype)
+    ends = [(a.to(reading.dtype), torch.ones_like(a, dtype=reading.dtype)),
+            (b.to(reading.dtype), torch.ones_like(b, dtype=reading.dtype))]
+    names = iter(reading.activations)
+    with torch.no_grad():
+        for kind, item in reading.layers:
+            if kind == "linear":
+                ends = [(F.linear(h, *reading.maps[item]), F.linear(dh, reading.maps[item][0])) for h, dh in ends]
+            elif kind == "sigma":
+                (za, da), (zb, db) = ends
+                move = torch.maximum((zb - za).abs(), torch.maximum(da.abs(), db.abs()) * width)
+                linear = LINEAR_BEYOND.get(next(names).split("(")[0], 40.0)
+                meets = (torch.minimum(za, zb) - move <= linear) & (torch.maximum(za, zb) + move >= -linear)
+                bad |= ((move > STEP) & meets).any(1)
+                ends = [torch.func.jvp(item, (h,), (dh,)) for h, dh in ends]
+    return bad
+
+
+def deeper_points(reading: NetworkReading, x: torch.Tensor, *, limit: int = EXTRA_POINTS,
+                  chunk: int = 1 << 12) -> tuple[torch.Tensor, int]:
+    """Midpoints that resolve every unit of every σ layer between the points ``x`` (``(n, 1)``, d = 1): cells
+    between consecutive points are bisected while :func:`_unresolved_cells` flags them. Returns the points added
+    ``(m, 1)`` and how many cells were still unresolved when ``limit`` points were spent (0: every unit resolved)."""
+    points = torch.unique(torch.cat([x[:, 0], x.new_tensor([0.0, 1.0])]))
+    a, b, added, spent = points[:-1], points[1:], [], 0
+    while a.numel():
+        bad = torch.cat([_unresolved_cells(reading, a[i:i + chunk, None], b[i:i + chunk, None])
+                         for i in range(0, a.numel(), chunk)])
+        a, b = a[bad], b[bad]
+        mid = (a + b) / 2
+        if spent + mid.numel() > limit or bool(((mid <= a) | (mid >= b)).any()):
+            return (torch.cat(added) if added else points[:0])[:, None], int(a.numel())
+        spent += mid.numel()
+        added.append(mid)
+        a, b = torch.cat([a, mid]), torch.cat([mid, b])
+    return (torch.cat(added) if added else points[:0])[:, None], 0
+
+
+def resolving_points(reading: NetworkReading, x: torch.Tensor, *, every_layer: bool = False
+                     ) -> tuple[torch.Tensor, int]:
+    """The points added to ``x`` (d = 1) so that σ units are resolved between samples: :func:`first_layer_points`,
+    and with ``every_layer`` :func:`deeper_points` for the later layers too. Returns the points and the count left
+    unresolved beyond :data:`EXTRA_POINTS` (0: resolved)."""
+    first, dropped = first_layer_points(reading, device=x.device)
+    if dropped or not every_layer:
+        return first, dropped
+    deeper, left = deeper_points(reading, torch.cat([x, first]), limit=EXTRA_POINTS - first.shape[0])
+    return torch.cat([first, deeper]), left
+
+
 def _offsets(p: int, d: int) -> tuple:
     """Offsets across every critical point, in half-bands: ``0, ±s, ±2s, ...`` up to ``±3``, ``s = 2d/p``."""
     return tuple(j * 2.0 * d / p for j in range(int(1.5 * p / d) + 1))
@@ -390,7 +447,7 @@ def _around(x: torch.Tensor, step: float) -> torch.Tensor:
 
 
 def sampled_sup(reading: NetworkReading, f: Callable, K: int, d: int, *, p: int | None = None, device=None,
-                chunk: int = 1 << 14) -> SampledSup:
+                chunk: int = 1 << 14, every_layer: bool = False) -> SampledSup:
     """The sup of ``|f - f̂|`` at density ``p`` and at ``2p`` (rule 11), and the RMS error at ``p``.
 
     At each density: the errors at :func:`evaluation_points`, then, around the :data:`CANDIDATES` largest (one per
@@ -404,7 +461,7 @@ def sampled_sup(reading: NetworkReading, f: Callable, K: int, d: int, *, p: int 
         x = evaluation_points(K, d, p=density, device=device)
         if d == 1:  # every first-layer unit resolved where σ is not linear (the same points at p and 2p)
             if extra is None:
-                extra, unresolved = first_layer_points(reading, device=x.device)
+                extra, unresolved = resolving_points(reading, x, every_layer=every_layer)
             x = torch.cat([x, extra])
         error = _errors(reading, f, x, K, chunk)
         if density == p:
