@@ -365,8 +365,13 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
                            kind.in_class is True)
     between = _between(build, f, dict(k=k, activation=name, d=d, device=device), sorted_K, sorted_e, verdict["end"],
                        p, every_layer) if d == 1 and not verdict["inconclusive"] and verdict["end"] else {}
-    rise = {K: e for K, (e, line, below) in between.items() if e > below}
-    above_line = {K: e for K, (e, line, below) in between.items() if e > line}
+    for K, (_, _, _, reading) in between.items():  # the networks evaluated are the networks counted (rule 9)
+        counted_depths.append(len(reading.maps))
+        read_as.update(reading.activations)
+        dtypes.add(str(reading.dtype).replace("torch.", ""))
+        counted[K] = reading.parameters
+    rise = {K: e for K, (e, line, below, _) in between.items() if e > below}
+    above_line = {K: e for K, (e, line, below, _) in between.items() if e > line}
     unsettled = sorted({K for i in verdict["end"] for K in sorted_K[i:i + 2] if change[K] >= SUP_CONVERGENCE})
     inconclusive = verdict["inconclusive"] or kind.why
     hidden = _hidden_share(kind, k, sorted_K, sorted_e, floor)
@@ -442,7 +447,7 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
                "N counted at K": count_K, "slope of log N against log K": n_fit.slope, "max |weight|": biggest,
                "RMS error": rmss, "slope over the sizes read": round(overall, 2), "slope against N": n_slope, "predicted slope against N": -(k + 1) / d,
                # rounded: their last digits follow round-off, which differs between machines (design.md section 4)
-               "errors between the end sizes": {K: float(f"{e:.3g}") for K, (e, _, _) in between.items()},
+               "errors between the end sizes": {K: float(f"{e:.3g}") for K, (e, _, _, _) in between.items()},
                "points per cell": p, "sup change on doubling": [round(c, 3) for c in changes],
                "Hölder exponent of f (least read)": None if kind.exponent is None else round(kind.exponent, 1),
                "class resolution c": float(f"{kind.resolution:.1g}"),  # one digit: round-off sets it
@@ -461,15 +466,20 @@ def _built(build: Callable, f: Callable, **kw):
     try:
         return read_network(net, name="build")
     except (TypeError, ValueError) as error:
-        raise type(error)(f"{error} (for K = {kw['K']})") from None
+        size = ""
+        if "non-finite" in str(error):  # the construction's weights scale with f: name f's size when it overflows them
+            values = f(evaluation_points(2, kw["d"], p=2, device=kw["device"])).abs().max()
+            size = (f"; f reaches |f| = {float(values):.3g} on [0, 1]^{kw['d']}, and the construction's weights scale"
+                    " with f (times 1/δ² in the gadgets): rescale f")
+        raise type(error)(f"{error} (for K = {kw['K']}){size}") from None
 
 
 def _between(build: Callable, f: Callable, kw: dict, Ks: list[int], errors: list[float], end: list[int],
              p: int, every_layer: bool = False) -> dict:
     """Every integer size strictly inside the end intervals read (at most :data:`BETWEEN` of them, evenly spread):
-    ``{K': (e', line, below)}`` with ``e'`` a lower bound of its sup error (the sampled points, no zoom),
-    ``line`` the power law through the neighbouring end errors times ``(K_(i+1)/K_i)^SWING`` and ``below`` the
-    error at the smaller neighbour ``K_i`` (d = 1)."""
+    ``{K': (e', line, below, reading)}`` with ``e'`` a lower bound of its sup error (the sampled points, no zoom),
+    ``line`` the power law through the neighbouring end errors times ``(K_(i+1)/K_i)^SWING``, ``below`` the
+    error at the smaller neighbour ``K_i`` (d = 1) and the network read (its maps are counted like the others)."""
     inside = [(K, i) for i in end for K in range(Ks[i] + 1, Ks[i + 1])]
     if len(inside) > BETWEEN:
         inside = [inside[round(j * (len(inside) - 1) / (BETWEEN - 1))] for j in range(BETWEEN)]
@@ -481,7 +491,7 @@ def _between(build: Callable, f: Callable, kw: dict, Ks: list[int], errors: list
         error = float((evaluation.network_values(reading, x) - finite_values("f", f(x).reshape(-1))).abs().max())
         slope = math.log(errors[i + 1] / errors[i]) / math.log(Ks[i + 1] / Ks[i])
         line = errors[i] * (K / Ks[i]) ** slope * (Ks[i + 1] / Ks[i]) ** SWING
-        out[K] = (error, line, errors[i])
+        out[K] = (error, line, errors[i], reading)
     return out
 
 
