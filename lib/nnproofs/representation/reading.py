@@ -54,9 +54,29 @@ def library_sampler(rep: SharpenedRepresentation, fields: SharpenedRepresentatio
     state.pop("_m_cache"), reference.pop("_m_cache")
     if type(own) is not dict or set(own) != set(kernels):
         return False
-    same_kernels = all(type(own[k]) is _TorchPolynomial and vars(own[k]) == vars(kernels[k]) for k in kernels)
-    return same_kernels and all(type(state[key]) is type(value) and state[key] == value
-                                for key, value in reference.items())
+    same_kernels = all(type(own[k]) is _TorchPolynomial and _identical(vars(own[k]), vars(kernels[k])) for k in kernels)
+    return same_kernels and all(_identical(state[key], value) for key, value in reference.items())
+
+
+def _identical(value, reference) -> bool:
+    """Whether ``value`` is ``reference``'s exact type and value: floats bit for bit (``float.hex``), containers
+    element by element in order, sympy expressions by ``srepr``; any other type only if it is ``reference`` itself.
+    No ``__eq__`` of ``value`` is called, so a subclass cannot answer for itself (design.md rule 9)."""
+    if value is reference:
+        return True
+    if type(value) is not type(reference):
+        return False
+    if type(value) is float:
+        return value.hex() == reference.hex()
+    if type(value) in (int, str, bool, torch.device):
+        return value == reference
+    if type(value) in (tuple, list):
+        return len(value) == len(reference) and all(map(_identical, value, reference))
+    if type(value) is dict:
+        return _identical(list(value.items()), list(reference.items()))
+    if isinstance(value, sympy.Basic) and type(value).__module__.startswith("sympy."):
+        return sympy.srepr(value) == sympy.srepr(reference)
+    return False
 
 
 def centred_polynomial(poly, variables) -> tuple[Callable[[torch.Tensor], torch.Tensor], float]:

@@ -264,15 +264,22 @@ class SharpenedRepresentation:
         return out
 
     def represents_target(self) -> bool:
-        """Whether the networks' mean is :math:`f` by the exact identities of ``thm-sharpened``: every kernel has
-        :math:`E[\\langle x, W\\rangle^k q_k(W)] = k!\\sigma^{2k}f_k(x)` (:func:`representation_symbolic.ridge_moment`;
-        with the parity of :math:`q_k` the engine's two terms then merge into the neurons of ``eq-sharpened``), every
-        bias is :math:`-S \\le 0` and the output weights are unscaled. Cached."""
+        """Whether the networks' mean is :math:`f`, exactly: every kernel :math:`q_k` has the parity of :math:`k`, so
+        that :math:`E[q_k(W)\\langle x, W\\rangle_+^k] = \\tfrac12 E[q_k(W)\\langle x, W\\rangle^k]` and the neurons'
+        mean is :math:`E[\\langle x, W\\rangle^k q_k(W)]/(k!\\sigma^{2k})`; that mean is :math:`f_k`
+        (:func:`representation_symbolic.ridge_moment`, with :math:`|W| = 1` for sphere weights); every bias is
+        :math:`-S \\le 0` and the output weights are unscaled. Cached.
+
+        Notes
+        -----
+        A kernel with a term of the other parity is refused even where that term's mean (not a polynomial) vanishes:
+        the check reads the construction of ``thm-sharpened``."""
         if "represents" not in self._m_cache:
             s, d = sympy.nsimplify(self.sigma), self.dimension
-            exact = all(sympy.expand(sym.ridge_moment(q, self.variables, k, s) / _uniform_factor(self.weight_law, q, k, d)
-                                     - sympy.factorial(k) * s ** (2 * k) * self.parts[k]) == 0
-                        for k, q in self.kernels.items())
+            ridge_scale = 1 if self.weight_law == "sphere" else s  # the sampler's W: θ on the sphere, or σZ
+            exact = all(_has_parity(q, self.variables, k) and sympy.expand(
+                sym.ridge_moment(q, self.variables, k, ridge_scale) / _uniform_factor(self.weight_law, q, k, d)
+                - sympy.factorial(k) * s ** (2 * k) * self.parts[k]) == 0 for k, q in self.kernels.items())
             self._m_cache["represents"] = exact and self.bias_sign == -1.0 and self.output_scale == 1.0
         return self._m_cache["represents"]
 
@@ -289,6 +296,11 @@ class SharpenedRepresentation:
         """:math:`f(x)` on a ``(N, d)`` tensor (exact polynomial evaluation in float64)."""
         poly = sympy.Poly(sum(self.parts.values(), sympy.Integer(0)) + self.constant, *self.variables)
         return _TorchPolynomial(poly)(x)
+
+
+def _has_parity(q, variables, k: int) -> bool:
+    """Whether every monomial of ``q`` has a degree of the parity of ``k`` (:math:`q(-w) = (-1)^k q(w)`)."""
+    return all((sum(m) - k) % 2 == 0 for m in sympy.Poly(q, *variables).monoms())
 
 
 def _uniform_factor(weight_law: str, q, k: int, d: int):
