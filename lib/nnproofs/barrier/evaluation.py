@@ -473,14 +473,18 @@ class Audit:
 
     @property
     def kept(self) -> bool:
-        """No sample breaks a guarantee: every segment holds, in order, the moments cover the merges, the loss
-        was probed where the path goes and the sampled barriers are within the certificate."""
-        return (not self.failures and self.ordered and self.moments_cover_merges and self.within_loss_range
-                and self.within_certificate and self.certificate_as_stated)
+        """No sample breaks a guarantee: every segment holds, in order, the moments cover the merges, the
+        certificate is the theorem's and the sampled barriers are within it. (A probed loss beyond the probe's
+        reach is undecided, not broken: :attr:`inconclusive`.)"""
+        return (not self.failures and self.ordered and self.moments_cover_merges and self.within_certificate
+                and self.certificate_as_stated)
 
     @property
     def inconclusive(self) -> str:
         """Why the audit cannot say PASSED though no sample breaks a guarantee (``""`` when it can)."""
+        if not self.within_loss_range:
+            return (f"predictions or targets reach {self.outside:.4g} beyond where loss {self.loss!r} was probed"
+                    f" ({PROBE_RESOLUTION}), and it has no proof: the probe cannot decide there")
         if not self.loss_proved:
             return (f"loss {self.loss!r} has no proof the library carries (proof_of: only its own losses), only"
                     f" its probe, {PROBE_RESOLUTION}; the certificate rests on both")
@@ -537,8 +541,7 @@ class Audit:
                                               else f"probed only ({PROBE_RESOLUTION})")]
         checks = [(self.ordered, "segments in the proof's order"),
                   (self.moments_cover_merges, "moments at least what the merges move"),
-                  (self.certificate_as_stated, f"certificate is L·mean‖x‖·max(μ_A, μ_B) = {self.stated:.4g}"),
-                  (self.within_loss_range, "predictions and targets where the loss was probed or proved")]
+                  (self.certificate_as_stated, f"certificate is L·mean‖x‖·max(μ_A, μ_B) = {self.stated:.4g}")]
         lines += [f"  [X ] {text}" for ok, text in checks if not ok]
         lines += [f"  [X ] segment {s.kind} ({s.side})" + (f": {s.form}" if s.form else "") for s in self.failures]
         return fold("\n".join(lines))
