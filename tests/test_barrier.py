@@ -802,6 +802,49 @@ def test_an_understated_certificate_is_rejected(formula, monkeypatch):
         assert not check.passed and barrier.REQ_TIGHT in _failing(check), check.report()
 
 
+def _trimmed(v, p):
+    v = torch.sort(v).values
+    k = int(p * len(v))
+    return float(v[k:len(v) - k].mean())
+
+
+# exact on the tight pairs (width 6, three samples, n = 2 and 3, μ_B = 0) but understated elsewhere: only
+# the audit's own evaluation of L·mean‖x‖·max(μ_A, μ_B) on every path sees them (referee 4d and our own)
+EXACT_ONLY_WHERE_TIGHT = {
+    "20%-trimmed mean": lambda self, x, L: L * _trimmed(x.norm(dim=1), 0.2) * max(self.moments),
+    "median norm": lambda self, x, L: L * float(x.norm(dim=1).median()) * max(self.moments),
+    "geometric mean": lambda self, x, L: L * float(x.norm(dim=1).log().mean().exp()) * max(self.moments),
+    "max − ½ min": lambda self, x, L: L * _mean_norm(x) * (max(self.moments) - 0.5 * min(self.moments)),
+    "first 3 coordinates": lambda self, x, L: L * float(x[:, :3].norm(dim=1).mean()) * max(self.moments),
+    "×0.88 for n > 3": lambda self, x, L: (1 if x.shape[1] <= 3 else 0.88) * L * _mean_norm(x) * max(self.moments),
+    "×0.75 for width > 6": lambda self, x, L: ((1 if self.segments[0].W0.shape[0] <= 6 else 0.75)
+                                               * L * _mean_norm(x) * max(self.moments)),
+    "×0.9 for N > 3": lambda self, x, L: (1 if x.shape[0] <= 3 else 0.9) * L * _mean_norm(x) * max(self.moments),
+    "×1.2 (overstated)": lambda self, x, L: 1.2 * L * _mean_norm(x) * max(self.moments),
+}
+
+
+@pytest.mark.parametrize("formula", sorted(EXACT_ONLY_WHERE_TIGHT))
+def test_a_certificate_exact_only_where_the_tight_cases_look_is_rejected(formula, monkeypatch):
+    g = torch.Generator().manual_seed(11)
+    x = torch.randn(40, 4, generator=g, dtype=torch.float64) * torch.exp(0.8 * torch.randn(40, 1, generator=g,
+                                                                                           dtype=torch.float64))
+    y = torch.tanh(x[:, 0] * x[:, 1])
+    W, a = barrier.train_networks(x, y, width=8, seeds=2, loss="huber", seed=3, steps=50)
+    A, B = (W[0], a[0]), (W[1], a[1])
+    honest = barrier.audit(barrier.constructive_path(A, B, x), x, y, A=A, B=B, loss="huber", lam=barrier.LAMBDA)
+    assert honest.certificate_as_stated and min(honest.moments) > 0.2 * max(honest.moments), honest.moments
+    monkeypatch.setattr(barrier.Path, "certificate", EXACT_ONLY_WHERE_TIGHT[formula])
+    tight = barrier.tight_audits()
+    if formula != "×1.2 (overstated)":  # exact on every tight case: the tight cases alone cannot see it
+        assert all(t.merge_barrier > barrier.TIGHT_RATIO * t.certificate for t in tight.values())
+    report = barrier.audit(barrier.constructive_path(A, B, x), x, y, A=A, B=B, loss="huber", lam=barrier.LAMBDA)
+    assert report.verdict == "FAILED" and not report.certificate_as_stated, report.report()
+    assert "certificate is L·mean‖x‖·max(μ_A, μ_B)" in report.report()
+    check = barrier.check_trained_barriers(n=4, widths=[8, 16], seeds=2, steps=50, data=(x, y))
+    assert not check.passed and barrier.REQ_TIGHT in _failing(check), check.report()
+
+
 @pytest.mark.parametrize("scale", [1e3, 1e5])
 def test_round_off_is_relative_to_the_cost_level(scale):
     """y × 1e5 puts the cost near 1.5e4, where one ulp is 1.8e-12: an absolute 1e-12 failed there."""

@@ -201,7 +201,7 @@ def test_a_bad_loss_is_caught_within_the_stated_range(name, monkeypatch):
         barrier.get_loss(name)
 
 
-def test_a_path_outside_the_verified_range_fails_its_audit_unless_the_loss_is_proved(monkeypatch):
+def test_a_path_outside_the_verified_range_is_inconclusive_unless_the_loss_is_proved(monkeypatch):
     """Beyond the probe's reach only a proof covers the loss: the shipped Huber is proved for every p."""
     A, B, x, y = _pair()
     far = (A[0], A[1] * 1e7), (B[0], B[1] * 1e7)  # predictions beyond |p| = 1e6
@@ -209,7 +209,8 @@ def test_a_path_outside_the_verified_range_fails_its_audit_unless_the_loss_is_pr
     assert report.outside > 0 and report.within_loss_range
     monkeypatch.setitem(barrier.LOSSES, "copy", barrier.Loss("copy", 0.5, losses.LOSSES["huber"].function))
     report = barrier.audit(barrier.constructive_path(*far, x), x, y, A=far[0], B=far[1], loss="copy", lam=LAM)
-    assert report.outside > 0 and not report.holds
+    assert report.outside > 0 and not report.within_loss_range and report.verdict == "INCONCLUSIVE", report.report()
+    assert "the probe cannot decide there" in report.inconclusive
     assert losses.LOSSES["bce"].outside(torch.zeros(3), torch.tensor([0.0, 0.5, 1.0])) == 0.0
 
 

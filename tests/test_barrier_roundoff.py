@@ -189,3 +189,36 @@ def test_a_certificate_below_the_round_off_is_inconclusive(case):
     report = barrier.audit(barrier.constructive_path(A, B, x), x, y, A=A, B=B, loss="huber", lam=lam)
     assert report.roundoff > report.certificate > 0
     assert report.verdict == "INCONCLUSIVE" and "cannot resolve the certificate" in report.inconclusive
+
+
+def _tiny_row_pair(scale: float, output: float, n: int = 3, row: int = 3):
+    d, g = torch.float64, torch.Generator().manual_seed(5)
+    x = torch.randn(30, n, generator=g, dtype=d)
+    W = torch.randn(8, n, generator=g, dtype=d)
+    W = 0.9 * W / W.norm(dim=1, keepdim=True)
+    B = (W.flip(0).clone(), torch.randn(8, generator=g, dtype=d))
+    WA, aA = W.clone(), torch.ones(8, dtype=d)
+    WA[row] = torch.nn.functional.normalize(torch.arange(1.0, n + 1, dtype=d), dim=0) * scale
+    aA[row] = output
+    return (WA, aA), B, x, torch.sin(x[:, 0])
+
+
+@pytest.mark.parametrize("scale, output, n, row", [(1e-160, 1.0, 2, 0), (1e-170, 1e170, 2, 0),
+                                                   (2.0**-501, 2.0**501, 3, 3), (1e-300, 1.0, 4, 7)])
+def test_a_row_of_w_whose_norm_float64_cannot_take_is_refused_naming_it(scale, output, n, row):
+    """A row at 1e-160 was spherized to ‖w‖ = 1.0000056 (its squares subnormal) and FAILED; at 1e-170 its
+    squares were 0 and a live unit (a = 1e170) was pruned as dead: both are refused naming the network and row."""
+    A, B, x, y = _tiny_row_pair(scale, output, n, row)
+    with pytest.raises(ValueError, match=rf"^net A: row w_{row} of W has largest entry"):
+        barrier.constructive_path(A, B, x)
+    with pytest.raises(ValueError, match=rf"^net B: row w_{row} of W has largest entry"):
+        barrier.as_network("B", A)
+
+
+@pytest.mark.parametrize("scale, output", [(2.0**-499, 1.0), (2.0**-499, 2.0**499), (1e-140, 1e140), (0.0, 5.0)])
+def test_small_rows_within_range_and_zero_rows_are_audited(scale, output):
+    """The refusal is only where float64 fails: rows from 2**-499 up, and exact zero rows, pass the audit."""
+    A, B, x, y = _tiny_row_pair(scale, output)
+    for cover in barrier.COVERS:
+        report = barrier.audit(barrier.constructive_path(A, B, x, cover=cover), x, y, A=A, B=B, loss="huber", lam=0.0)
+        assert report.verdict == "PASSED", report.report()

@@ -51,7 +51,6 @@ from .baselines import (
 from .checks import (
     REQ_FORM,
     REQ_JOINTS,
-    REQ_LOSS_RANGE,
     TIGHT_DIMENSIONS,
     TIGHT_ORDERS,
     TIGHT_RATIO,
@@ -102,7 +101,7 @@ __all__ = [
     "path_finders", "compare_paths",
     # claims
     "ZERO_BARRIER_ATOL", "SLOPE_TOL", "REQ_EXACT", "REQ_MONOTONE", "REQ_CONSTANT", "REQ_BRIDGE", "REQ_CERTIFICATE",
-    "REQ_FEASIBLE", "REQ_ORDER", "REQ_OUTPUT", "REQ_TIGHT", "REQ_JOINTS", "REQ_FORM", "REQ_LOSS_RANGE", "TIGHT_RATIO", "TIGHT_ORDERS",
+    "REQ_FEASIBLE", "REQ_ORDER", "REQ_OUTPUT", "REQ_TIGHT", "REQ_JOINTS", "REQ_FORM", "TIGHT_RATIO", "TIGHT_ORDERS",
     "TIGHT_DIMENSIONS",
     "MEASURED_SIZES", "tight_audits",
     "spread_certificate_slopes", "check_barrier_decay", "check_trained_barriers", "check_zero_barrier_1d",

@@ -380,7 +380,10 @@ class Audit:
     guarantee at its exact endpoint costs (a merge: its start + ``L·mean‖x‖·Σ_j|a_j|‖Δw_j‖``), sound when
     the loss is proved convex and ``L``-Lipschitz (``loss_proved``, ``Loss.proved``) and every segment has
     its form. ``loss``: the loss's name. ``roundoff``: :func:`cost_roundoff` for this path and data, the
-    only allowance on a cost comparison.
+    only allowance on a cost comparison. ``stated``: the theorem's certificate ``L·mean‖x‖·max(μ_A, μ_B)``
+    evaluated by the audit itself from the data and the declared moments, which ``certificate``
+    (:meth:`Path.certificate`) must equal: a formula that agrees with it only on some widths, dimensions,
+    samples or moments is caught on every audited path, not only where a tight case looks.
     """
 
     segments: tuple[SegmentAudit, ...]
@@ -401,6 +404,7 @@ class Audit:
     loss: str = ""
     loss_proved: str = ""
     roundoff: float = 0.0
+    stated: float = float("nan")
 
     @property
     def barrier(self) -> float:
@@ -428,6 +432,11 @@ class Audit:
     def moments_cover_merges(self) -> bool:
         """The declared merge moments are at least what the merge segments move (to round-off)."""
         return all(moved <= declared * (1 + 1e-12) + 1e-300 for moved, declared in zip(self.moved, self.moments))
+
+    @property
+    def certificate_as_stated(self) -> bool:
+        """The certificate is the theorem's ``L·mean‖x‖·max(μ_A, μ_B)`` (:attr:`stated`), to round-off."""
+        return abs(self.certificate - self.stated) <= 1e-12 * abs(self.stated)
 
     @property
     def within_loss_range(self) -> bool:
@@ -464,14 +473,18 @@ class Audit:
 
     @property
     def kept(self) -> bool:
-        """No sample breaks a guarantee: every segment holds, in order, the moments cover the merges, the loss
-        was probed where the path goes and the sampled barriers are within the certificate."""
-        return (not self.failures and self.ordered and self.moments_cover_merges and self.within_loss_range
-                and self.within_certificate)
+        """No sample breaks a guarantee: every segment holds, in order, the moments cover the merges, the
+        certificate is the theorem's and the sampled barriers are within it. (A probed loss beyond the probe's
+        reach is undecided, not broken: :attr:`inconclusive`.)"""
+        return (not self.failures and self.ordered and self.moments_cover_merges and self.within_certificate
+                and self.certificate_as_stated)
 
     @property
     def inconclusive(self) -> str:
         """Why the audit cannot say PASSED though no sample breaks a guarantee (``""`` when it can)."""
+        if not self.within_loss_range:
+            return (f"predictions or targets reach {self.outside:.4g} beyond where loss {self.loss!r} was probed"
+                    f" ({PROBE_RESOLUTION}), and it has no proof: the probe cannot decide there")
         if not self.loss_proved:
             return (f"loss {self.loss!r} has no proof the library carries (proof_of: only its own losses), only"
                     f" its probe, {PROBE_RESOLUTION}; the certificate rests on both")
@@ -528,7 +541,7 @@ class Audit:
                                               else f"probed only ({PROBE_RESOLUTION})")]
         checks = [(self.ordered, "segments in the proof's order"),
                   (self.moments_cover_merges, "moments at least what the merges move"),
-                  (self.within_loss_range, "predictions and targets where the loss was probed or proved")]
+                  (self.certificate_as_stated, f"certificate is L·mean‖x‖·max(μ_A, μ_B) = {self.stated:.4g}")]
         lines += [f"  [X ] {text}" for ok, text in checks if not ok]
         lines += [f"  [X ] segment {s.kind} ({s.side})" + (f": {s.form}" if s.form else "") for s in self.failures]
         return fold("\n".join(lines))
@@ -660,7 +673,8 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
     return Audit(tuple(results), float(flat.max()), level, inner_peak, spherized_level, path.certificate(x, lipschitz),
                  scale, tuple(moved), tuple(path.moments), outside, ordered, float(c[:, ::2].max()),
                  float(coarse_inner.max()) if coarse_inner.numel() else spherized_level,
-                 max(bounds), max(bounds[first:last], default=spherized_level), loss, proof_of(loss_fn), roundoff)
+                 max(bounds), max(bounds[first:last], default=spherized_level), loss, proof_of(loss_fn), roundoff,
+                 lipschitz * mean_norm * max(path.moments))
 
 
 def _gap(p: torch.Tensor, q: torch.Tensor, limit: float) -> float:

@@ -91,7 +91,8 @@ def as_network(name: str, net) -> Network:
     ------
     TypeError, ValueError
         Another type, biases (lift the inputs to ``(x, 1)``: a bias is a weight on a constant input),
-        mismatched shapes, non-finite entries, or ``‖w_j‖ > 1`` beyond ``FEASIBILITY_RTOL``.
+        mismatched shapes, non-finite entries, ``‖w_j‖ > 1`` beyond ``FEASIBILITY_RTOL``, or a non-zero row
+        whose largest entry is below ``2**-500`` (its norm is not exact in float64).
 
     Examples
     --------
@@ -133,6 +134,13 @@ def as_network(name: str, net) -> Network:
     if out.shape != (weight.shape[0],):
         raise ValueError(f"{name}: a must have shape ({weight.shape[0]},) to match W {tuple(weight.shape)},"
                          f" got {tuple(out.shape)}")
+    peaks = weight.abs().amax(dim=1)
+    tiny = ((peaks > 0) & (peaks < X_RANGE[0])).nonzero()
+    if len(tiny):
+        j = int(tiny[0])
+        raise ValueError(f"{name}: row w_{j} of W has largest entry {float(peaks[j]):.3g}, below 2**-500 where"
+                         " float64 takes its norm (‖w_j‖² is subnormal or 0, and spherizing w_j / ‖w_j‖ misses"
+                         " the sphere or prunes a live unit); set the row to exact zero or rescale it")
     norms = weight.norm(dim=1)
     if bool((norms > 1 + FEASIBILITY_RTOL).any()):
         j = int(norms.argmax())
