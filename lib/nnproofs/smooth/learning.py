@@ -158,9 +158,7 @@ def check_learning_curve(f: Callable, *, activation: str, ns: Sequence[int], noi
     -------
     RateCheck
         One-sided: fitted slope of the median test MSE ``<= -0.4``; requirement: the last median at most
-        ``LEARNING_CONVERGED = 0.2  # a slope failure is trusted only if twice the BFGS steps move no median test MSE by
-#                           more than this share: the theorem bounds the risk minimiser, not an unfinished fit
-LEARNING_NULL_SHARE = 0.5`` of the null error ``‖f - mean f‖²``. INCONCLUSIVE when the slope holds and
+        ``LEARNING_NULL_SHARE = 0.5`` of the null error ``‖f - mean f‖²``. INCONCLUSIVE when the slope holds and
         only that share fails, or when the slope fails but the fits have not converged (twice the BFGS steps move a
         median by more than ``LEARNING_CONVERGED = 0.2`` of it); FAILED when the slope fails on converged fits, or
         with ``permute_labels=True``.
