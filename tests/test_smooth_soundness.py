@@ -23,6 +23,15 @@ HANG_LIMIT = 30.0  # seconds of this process's CPU time
 F64 = torch.float64
 
 
+def _affine(weight: torch.Tensor, bias: torch.Tensor) -> nn.Linear:
+    """An ``nn.Linear`` holding exactly ``weight`` and ``bias`` (float64), for builds that add hidden units."""
+    linear = nn.Linear(weight.shape[1], weight.shape[0], dtype=F64)
+    with torch.no_grad():
+        linear.weight.copy_(weight)
+        linear.bias.copy_(bias)
+    return linear
+
+
 def wave(x):
     """An in-class target the chapter never uses: cos(3x + 0.4) + x²/2 (d = 1)."""
     return torch.cos(3 * x[:, 0] + 0.4) + 0.5 * x[:, 0] ** 2
@@ -512,11 +521,7 @@ def _bumped(where, width, height=0.02):
                 w2 = torch.zeros(o, n + 1, dtype=F64)
                 w2[:, :n], w2[0, n] = w, 1.0
                 b2 = b - C
-            lin2 = nn.Linear(w2.shape[1], w2.shape[0], dtype=F64)
-            with torch.no_grad():
-                lin2.weight.copy_(w2)
-                lin2.bias.copy_(b2)
-            mods += [lin2, nn.GELU()]
+            mods += [_affine(w2, b2), nn.GELU()]
         return nn.Sequential(*mods[:-1])
     return build
 
@@ -629,11 +634,7 @@ def _deep_bump(layer, where, width, steep=1e7, height=0.02):
                 w2[0, n], b2[0] = 1.0, b2[0] - big
             else:
                 w2[o, n] = 1.0
-            lin2 = nn.Linear(w2.shape[1], w2.shape[0], dtype=F64)
-            with torch.no_grad():
-                lin2.weight.copy_(w2)
-                lin2.bias.copy_(b2)
-            mods += [lin2, nn.GELU()]
+            mods += [_affine(w2, b2), nn.GELU()]
         return nn.Sequential(*mods[:-1])
     return build
 
