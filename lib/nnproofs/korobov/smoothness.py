@@ -835,6 +835,11 @@ def read_class(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, m: int,
         unread.extend([key] if why else [])
         reasons.extend([why] if why else [])
 
+    def convergence(key: str, ratio: float, why: str) -> None:
+        requirements[key] = ratio <= CONVERGENCE
+        unread.extend([] if requirements[key] else [key])
+        reasons.extend([] if requirements[key] else [why])
+
     for r in range(2, m + 1):
         maxima, growth, decade = coordinate_differences(f, d, r)
         if interpolant is not None and d >= 2:  # lines through the points where the grid's error decays slowest
@@ -853,13 +858,10 @@ def read_class(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, m: int,
         key = (f"f in the class: on lines through the points where the grid's error decays slowest, the second "
                f"differences converge as a smooth target's (max|D_2h − D_h| falls to at most {CONVERGENCE:.3g} of "
                f"itself from h = {COVER_STEPS[0]:g} to {COVER_STEPS[1]:g})")
-        requirements[key] = ratio <= CONVERGENCE
-        if not requirements[key]:
-            unread.append(key)
-            reasons.append(f"on lines through the points where the grid's error decays slowest the second differences "
-                           f"still change at h = {COVER_STEPS[1]:g} (max|D_2h − D_h| falls to {ratio:.3g} of itself "
-                           f"over a decade, a smooth target's to 0.01): a kink there, or a feature narrower than "
-                           f"{COVER_STEPS[0]:g}")
+        convergence(key, ratio, f"on lines through the points where the grid's error decays slowest the second "
+                    f"differences still change at h = {COVER_STEPS[1]:g} (max|D_2h − D_h| falls to {ratio:.3g} of "
+                    f"itself over a decade, a smooth target's to 0.01): a kink there, or a feature narrower than "
+                    f"{COVER_STEPS[0]:g}")
         notes["targeted convergence ratio"] = ratio
     if d >= 2:
         maxima, growth, decade = mixed_differences(f, d)
@@ -879,25 +881,19 @@ def read_class(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, m: int,
             key = (f"f in the class: the mixed differences of order (3, 2) converge as a smooth target's (max|A_2h − "
                    f"A_h| falls to at most {CONVERGENCE:.3g} of itself from h = {MIXED3_STEPS[0]:g} to "
                    f"{MIXED3_STEPS[1]:g})")
-            requirements[key] = ratio <= CONVERGENCE
-            if not requirements[key]:
-                unread.append(key)
-                reasons.append(f"the mixed differences of order (3, 2) still change at h = {MIXED3_STEPS[1]:g} "
-                               f"(max|A_2h − A_h| falls to {ratio:.3g} of itself over a decade, a smooth target's "
-                               f"to 0.1): a mixed derivative of order (3, 2) singular along a direction, or a "
-                               f"feature that h = {MIXED3_STEPS[0]:g} does not resolve")
+            convergence(key, ratio, f"the mixed differences of order (3, 2) still change at h = "
+                        f"{MIXED3_STEPS[1]:g} (max|A_2h − A_h| falls to {ratio:.3g} of itself over a decade, a smooth "
+                        f"target's to 0.1): a mixed derivative of order (3, 2) singular along a direction, or a "
+                        f"feature that h = {MIXED3_STEPS[0]:g} does not resolve")
             notes[f"mixed max|Δ³Δ² f|/h⁵ for h = {', '.join(f'{h:g}' for h in MIXED3_STEPS)}"] = maxima
             notes["mixed growth of order (3, 2)"] = growth
             notes["mixed convergence ratio of order (3, 2)"] = ratio
         increments, ratio = mixed_convergence(f, d)
         key = (f"f in the class: the mixed differences converge as a smooth target's (max|A_2h − A_h| falls to at "
                f"most {CONVERGENCE:.3g} of itself from h = {MIXED_STEPS[0]:g} to {MIXED_STEPS[1]:g})")
-        requirements[key] = ratio <= CONVERGENCE
-        if not requirements[key]:
-            unread.append(key)
-            reasons.append(f"the mixed differences still change at h = {MIXED_STEPS[1]:g} (max|A_2h − A_h| falls "
-                           f"to {ratio:.3g} of itself over a decade, a smooth target's to 0.1): a mixed derivative "
-                           f"singular along a direction, or a feature that h = {MIXED_STEPS[0]:g} does not resolve")
+        convergence(key, ratio, f"the mixed differences still change at h = {MIXED_STEPS[1]:g} (max|A_2h − A_h| "
+                    f"falls to {ratio:.3g} of itself over a decade, a smooth target's to 0.1): a mixed derivative "
+                    f"singular along a direction, or a feature that h = {MIXED_STEPS[0]:g} does not resolve")
         notes[f"max|A_2h − A_h| for h = {', '.join(f'{h:g}' for h in MIXED_STEPS)}"] = increments
         notes["mixed convergence ratio"] = ratio
     surplus = trend = pending = ""
