@@ -161,7 +161,8 @@ def _check_fields(path: Path) -> None:
 
 def _sampled(path: Path, x, y, loss: str, lam: float, points_per_segment: int, refine: bool = False):
     """Parameters, function and cost at ``points_per_segment`` times per segment (``2p − 1`` nested ones when
-    ``refine``: the coarse samples are every other one)."""
+    ``refine``: the coarse samples are every other one, and each segment's ``max_{t,i} Σ_j |a_j||w_j·x_i|``
+    comes last)."""
     if not isinstance(path, Path):
         raise TypeError(f"path must be a Path, got {type(path).__name__}")
     _check_fields(path)
@@ -177,10 +178,11 @@ def _sampled(path: Path, x, y, loss: str, lam: float, points_per_segment: int, r
     params = [s.evaluate(local) for s in path.segments]
     W = torch.cat([p[0] for p in params])
     a = torch.cat([p[1] for p in params])
-    f, c = _values(W, a, x, y, loss_fn, lam)
+    f, c, *reach = _values(W, a, x, y, loss_fn, lam, reach=refine)
     count = len(path.segments)
     return (local, f.reshape(count, points_per_segment, -1), c.reshape(count, points_per_segment), x,
-            W.reshape(count, points_per_segment, *W.shape[1:]), a.reshape(count, points_per_segment, -1))
+            W.reshape(count, points_per_segment, *W.shape[1:]), a.reshape(count, points_per_segment, -1),
+            *(r.reshape(count, points_per_segment).amax(1).tolist() for r in reach))
 
 
 def profile(path: Path, x, y, *, loss: str, lam: float, points_per_segment: int = 17) -> Profile:
@@ -604,7 +606,7 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
     (WA, aA), (WB, aB) = as_pair(A, B)
     if WA.shape != path.segments[0].W0.shape:
         raise ValueError(f"A and B must have the path's shape {tuple(path.segments[0].W0.shape)}, got {tuple(WA.shape)}")
-    local, f, c, x, Ws, As = _sampled(path, x, y, loss, lam, points_per_segment, refine=True)
+    local, f, c, x, Ws, As, own_scales = _sampled(path, x, y, loss, lam, points_per_segment, refine=True)
     loss_fn = get_loss(loss)
     lipschitz = loss_fn.lipschitz
     mean_norm = float(x.norm(dim=1).mean())
@@ -636,8 +638,7 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
         fi, ci = (f[i].flip(0), c[i].flip(0)) if segment.reverse else (f[i], c[i])  # forward direction
         # round-off of f along the segment: its own parameters' scale (units orthogonal to the data at A and B
         # can carry large output weights inside the path)
-        own_scale = float(((x @ Ws[i].transpose(-1, -2)).abs() * As[i].abs()[:, None, :]).sum(-1).max())
-        change = float((fi - fi[0]).abs().max()) / max(output_scale, own_scale)
+        change = float((fi - fi[0]).abs().max()) / max(output_scale, own_scales[i])
         if segment.kind in ("prune", "spherize"):
             excess = float((ci[1:] - ci[:-1]).max())
         elif segment.kind in ("consolidate", "merge"):

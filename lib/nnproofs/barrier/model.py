@@ -290,8 +290,12 @@ def forward(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
 
 
 def _forward(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
-    hidden = torch.relu(torch.matmul(W, x.T))
-    return torch.matmul(a.unsqueeze(-2), hidden).squeeze(-2)
+    return _output(torch.matmul(W, x.T), a)
+
+
+def _output(pre: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
+    """``f(x_i) = Σ_j a_j σ(w_j·x_i)`` from the pre-activations ``pre = W xᵀ (..., m, N)``."""
+    return torch.matmul(a.unsqueeze(-2), torch.relu(pre)).squeeze(-2)
 
 
 def cost(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor, y: torch.Tensor, *, loss: str, lam: float) -> torch.Tensor:
@@ -343,17 +347,23 @@ def cost(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor, y: torch.Tensor, *, 
     return loss_fn(_forward(W, a, x), y).mean(-1) + lam * a.abs().sum(-1)
 
 
-def _values(W, a, x, y, loss: Loss, lam: float) -> tuple[torch.Tensor, torch.Tensor]:
-    """Function values ``(T, N)`` and costs ``(T,)`` of ``T`` parameter sets, in memory-bounded chunks."""
+def _values(W, a, x, y, loss: Loss, lam: float, *, reach: bool = False):
+    """Function values ``(T, N)`` and costs ``(T,)`` of ``T`` parameter sets, in memory-bounded chunks; with
+    ``reach``, also ``max_i Σ_j |a_j||w_j·x_i|`` per set ``(T,)``, the scale of ``f``'s round-off, from the same
+    pre-activations."""
     _refuse_overflow(W, a, x, y, loss, lam)
     chunk = max(1, CHUNK_ELEMENTS.get(W.device.type, CHUNK_ELEMENTS["cpu"]) // (W.shape[-2] * x.shape[0]))
-    fs, cs = [], []
+    fs, cs, rs = [], [], []
     with torch.no_grad():
         for start in range(0, W.shape[0], chunk):
-            f = _forward(W[start:start + chunk], a[start:start + chunk], x)
+            pre, ac = torch.matmul(W[start:start + chunk], x.T), a[start:start + chunk]
+            f = _output(pre, ac)
             fs.append(f)
-            cs.append(loss(f, y).mean(-1) + lam * a[start:start + chunk].abs().sum(-1))
-    return torch.cat(fs), torch.cat(cs)
+            cs.append(loss(f, y).mean(-1) + lam * ac.abs().sum(-1))
+            if reach:
+                rs.append(torch.matmul(ac.abs().unsqueeze(-2), pre.abs()).squeeze(-2).amax(-1))
+    values = torch.cat(fs), torch.cat(cs)
+    return (*values, torch.cat(rs)) if reach else values
 
 
 def _refuse_overflow(W, a, x, y, loss: Loss, lam: float) -> None:
