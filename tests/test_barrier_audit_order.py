@@ -186,6 +186,76 @@ def test_zero_output_weights_are_audited(zero):
     assert report.holds and report.joined
 
 
+# ---- merging before spherizing, at a large λ: the merge's allowance needs no ℓ1 term ----------------------
+
+def _merged_first(A, B, x, *, radial, moments="moved"):
+    """Each network's units merged onto the grid cover's centres before any spherization (``radial``: onto
+    ``r_j u_k``, keeping each norm; else onto ``u_k``), the constructive path between the merged networks, and
+    B's merge reversed. ``moments``: ``"moved"`` declares what the merges move, ``"theorem"`` the theorem's
+    ``Σ_j |a_j| r_j ‖w_j/r_j − u_k‖`` (less than a merge onto ``u_k`` moves)."""
+    merges, merged, declared = [], [], []
+    for side, (W, a) in (("A", A), ("B", B)):
+        r = W.norm(dim=1, keepdim=True)
+        centres = barrier.sphere_cover(W.shape[1], W.shape[0] // 2)
+        U = centres[torch.cdist(W / r, centres).argmin(1)]
+        target = r * U if radial else U
+        merges.append(barrier.Segment("merge", side, W, a, target, a))
+        merged.append((target, a))
+        moved = (a.abs() * (target - W).norm(dim=1)).sum()
+        declared.append(float(moved if moments == "moved" else (a.abs() * (W - r * U).norm(dim=1)).sum()))
+    inner = barrier.constructive_path(*merged, x, cover="grid")
+    segments = (merges[0], *inner.segments, merges[1].reversed("B"))
+    return barrier.Path(segments, moments=tuple(d + m for d, m in zip(declared, inner.moments)))
+
+
+@pytest.mark.parametrize("radial", [False, True])
+@pytest.mark.parametrize("lam", [1e-3, 10.0])
+@pytest.mark.parametrize("loss", ["huber", "bce"])
+def test_a_merge_before_spherization_is_bounded_by_its_allowance(radial, lam, loss):
+    """The merge keeps ``a`` bit for bit, so ``λ‖a‖₁`` is constant along it at any λ: its allowance
+    ``L·mean‖x‖·Σ_j|a_j|‖Δw_j‖`` bounds it, and a path that merges first is passed only within its certificate."""
+    A, B, x, y = _pair(seed=41)
+    if loss == "bce":
+        y = (y > y.median()).to(F64)
+    path = _merged_first(A, B, x, radial=radial)
+    report = barrier.audit(path, x, y, A=A, B=B, loss=loss, lam=lam)
+    merge = path.segments[0]
+    assert bool((merge.evaluate(torch.linspace(0, 1, 33, dtype=F64))[1] == merge.a0).all())
+    assert report.verdict == "PASSED", report.report()
+    dense = barrier.profile(path, x, y, loss=loss, lam=lam, points_per_segment=1025).barriers()["max"]
+    assert dense <= min(report.bound_peak - report.level, report.certificate) + report.roundoff
+
+
+def test_a_merge_before_spherization_declaring_the_theorems_moment_fails():
+    """Merged onto ``u_k`` before spherizing, a unit moves ``|a_j|‖w_j − u_k‖``, more than the theorem's
+    ``|a_j| r_j ‖w_j/r_j − u_k‖``: a certificate from the latter does not cover the merge."""
+    A, B, x, y = _pair(seed=41)
+    report = barrier.audit(_merged_first(A, B, x, radial=False, moments="theorem"), x, y, A=A, B=B, loss="huber",
+                           lam=10.0)
+    assert not report.moments_cover_merges and report.verdict == "FAILED"
+
+
+@pytest.mark.parametrize("loss", ["huber", "bce"])
+def test_a_merge_before_spherization_attains_its_allowance_at_a_large_lambda(loss):
+    """One active unit ``0.3 u`` merged radially onto its cover centre ``u`` before spherizing, samples on ``u``
+    far in the loss's linear part, λ = 10: the barrier attains the certificate (above 0.95 of it), which passes,
+    and fails understated by 10%."""
+    u, v = barrier.sphere_cover(2, 2)  # the grid's two centres for m = 4
+    W = torch.stack([0.3 * u, v, -v.flip(0), v.flip(0)])
+    a = torch.tensor([1.0, 0.0, 0.0, 0.0], dtype=F64)
+    x = torch.stack([u, 0.5 * u])
+    y = torch.full((2,), -40.0 if loss == "huber" else 0.0, dtype=F64)
+    A = (W, a)
+    if loss == "bce":
+        A = (W, 40 * a)  # logits 12 → 40: BCE's slope is within 1e-5 of 1 there
+    B = (W.flip(0), A[1].flip(0))
+    path = _merged_first(A, B, x, radial=False)
+    report = barrier.audit(path, x, y, A=A, B=B, loss=loss, lam=10.0)
+    assert report.verdict == "PASSED" and report.barrier > 0.95 * report.certificate, report.report()
+    short = barrier.Path(path.segments, moments=tuple(0.9 * m for m in path.moments))
+    assert barrier.audit(short, x, y, A=A, B=B, loss=loss, lam=10.0).verdict == "FAILED"
+
+
 # ---- minor: only plain modules --------------------------------------------------------------------------
 
 def _net():

@@ -13,13 +13,14 @@ from ..rates import fold
 from ..validate import finite_real, positive_int
 from . import costs
 from .losses import PROBE_RESOLUTION, get_loss, proof_of, verified_for
-from .model import FEASIBILITY_RTOL, _data, _lam, _values, as_pair
+from .model import FEASIBILITY_RTOL, _data, _lam, _values, _values_at, as_pair
 from .paths import EXACT_KINDS, Path, Segment, form_problem
 
 FUNCTION_ATOL = 1e-10  # function-exact segments: |f_t − f_0| ≤ this, relative to the output scale (round-off ~1e-14)
 COST_ATOL = 1e-12  # the optimised baselines stop when their barrier is below this (baselines.py)
 UNIT_ROUNDOFF = 2.0**-53  # u: float64 rounds every operation to a relative error of at most this
-OUTPUT_RTOL = 1e-14  # merge keeps a, spherize keeps a_j‖w_j‖: up to a few ulps of the interpolation
+OUTPUT_RTOL = 1e-14  # merge keeps a (bit for bit: a line keeps equal coordinates), spherize keeps a_j‖w_j‖ up
+#   to a few ulps of the rescaling
 JOINT_RTOL = 1e-15  # parameters where two segments meet, and at the path's ends against A and B: each equal up to
 #   this times max(1, its own size), a size capped at A's and B's largest parameter (_gap; the constructive path's
 #   joints are exact: 0 in every test)
@@ -176,13 +177,20 @@ def _sampled(path: Path, x, y, loss: str, lam: float, points_per_segment: int, r
     x, y = x.to(device), y.to(device)
     local = torch.linspace(0, 1, points_per_segment, dtype=torch.float64, device=device)
     params = [s.evaluate(local) for s in path.segments]
-    W = torch.cat([p[0] for p in params])
-    a = torch.cat([p[1] for p in params])
-    f, c, *reach = _values(W, a, x, y, loss_fn, lam, reach=refine)
-    count = len(path.segments)
-    return (local, f.reshape(count, points_per_segment, -1), c.reshape(count, points_per_segment), x,
-            W.reshape(count, points_per_segment, *W.shape[1:]), a.reshape(count, points_per_segment, -1),
-            *(r.reshape(count, points_per_segment).amax(1).tolist() for r in reach))
+    # a segment whose sampled W are all equal (a line with W0 = W1: Segment.forward_evaluate keeps them bit for
+    # bit) has one hidden layer: evaluated once, for all its a(t) at once
+    fixed = [bool((q[0] == q[0][:1]).all()) for q in params]
+    values = [_values_at(q[0][0], q[1], x, y, loss_fn, lam, reach=refine) if k else None
+              for q, k in zip(params, fixed)]
+    moving = [q for q, k in zip(params, fixed) if not k]
+    if moving:
+        batch = _values(torch.cat([q[0] for q in moving]), torch.cat([q[1] for q in moving]), x, y, loss_fn, lam,
+                        reach=refine)
+        split = iter(zip(*(v.split(points_per_segment) for v in batch)))
+        values = [v if k else next(split) for v, k in zip(values, fixed)]
+    f, c, *reach = (torch.stack(v) for v in zip(*values))
+    return (local, f, c, x, torch.stack([q[0] for q in params]), torch.stack([q[1] for q in params]),
+            *(r.amax(1).tolist() for r in reach))
 
 
 def profile(path: Path, x, y, *, loss: str, lam: float, points_per_segment: int = 17) -> Profile:

@@ -366,6 +366,17 @@ def _values(W, a, x, y, loss: Loss, lam: float, *, reach: bool = False):
     return (*values, torch.cat(rs)) if reach else values
 
 
+def _values_at(W, a, x, y, loss: Loss, lam: float, *, reach: bool = False):
+    """:func:`_values` of parameter sets ``(W, a_k)`` that share the first-layer weights ``W (m, n)``:
+    ``σ(W xᵀ)`` once, then one matrix product for every ``a_k`` (rows of ``a (T, m)``)."""
+    _refuse_overflow(W, a, x, y, loss, lam)
+    with torch.no_grad():
+        pre = torch.matmul(W, x.T)
+        f = torch.matmul(a, torch.relu(pre))
+        values = f, loss(f, y).mean(-1) + lam * a.abs().sum(-1)
+        return (*values, torch.matmul(a.abs(), pre.abs()).amax(-1)) if reach else values
+
+
 def _refuse_overflow(W, a, x, y, loss: Loss, lam: float) -> None:
     """Refuse, naming the parameter, sizes whose function values, costs or round-off bounds overflow float64.
 
