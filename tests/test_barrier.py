@@ -336,6 +336,22 @@ def test_batched_barriers_equal_single_ones():
     assert barrier.barriers(paths, x, y, loss="huber", lam=LAM) == pytest.approx(single, rel=1e-12, abs=1e-15)
 
 
+def test_the_profile_is_the_cost_at_the_paths_own_parameters():
+    """A segment whose W does not move is evaluated once for all its a(t): the sampled costs are still
+    barrier.cost at the path's parameters, and a line keeps every coordinate equal at both ends bit for bit."""
+    x, y = other_data(2, "huber", 1)
+    path = barrier.constructive_path(random_network(2, 16, 7), random_network(2, 16, 107), x, cover="grid")
+    sampled = barrier.profile(path, x, y, loss="huber", lam=LAM, points_per_segment=9)
+    direct = barrier.cost(*path.evaluate(sampled.t), x, y, loss="huber", lam=LAM)
+    torch.testing.assert_close(torch.as_tensor(sampled.cost), direct, rtol=1e-14, atol=1e-16)
+    times = torch.linspace(0, 1, 33, dtype=torch.float64)
+    for segment in path.segments:
+        if segment.curve == "line":
+            for t0, t1, value in zip((segment.W0, segment.a0), (segment.W1, segment.a1),
+                                     segment.forward_evaluate(times)):
+                assert torch.equal(value[:, t0 == t1], t0[t0 == t1].expand(len(times), -1)), segment.kind
+
+
 def test_weight_matching_recovers_a_permutation():
     A = random_network(2, 10, 41)
     perm = torch.randperm(10, generator=torch.Generator().manual_seed(0))

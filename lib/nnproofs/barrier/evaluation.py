@@ -331,7 +331,7 @@ class SegmentAudit:
     ``joint``: the largest parameter gap between this segment's start and the previous segment's end (for
     the first segment, the path's start and ``A``; the last adds its end against ``B``), each parameter
     relative to ``max(1, min(its size, largest |parameter| of A and B))`` (:func:`_gap`), ``≤ JOINT_RTOL``; ``function_jump``: ``max_i |f(x_i)|`` gap there, relative to the output scale
-    (``≤ FUNCTION_ATOL``); ``form``: :func:`form_problem` (``""`` when the segment has its form).
+    over ``A``, ``B`` and both sides' parameters (``≤ FUNCTION_ATOL``); ``form``: :func:`form_problem` (``""`` when the segment has its form).
     """
 
     kind: str
@@ -628,11 +628,14 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
     results, bounds = [], []
     for i, segment in enumerate(path.segments):
         before = (WA, aA, f_ends[0]) if i == 0 else (Ws[i - 1, -1], As[i - 1, -1], f[i - 1, -1])
+        # round-off of f along the segment and at its joints: its own parameters' scale too (units orthogonal to
+        # the data at A and B can carry large output weights inside the path)
+        scale = max(output_scale, own_scales[i])
         gaps = [_gap(Ws[i, 0], before[0], size), _gap(As[i, 0], before[1], size)]
-        jump = float((f[i, 0] - before[2]).abs().max()) / output_scale
+        jump = float((f[i, 0] - before[2]).abs().max()) / max(scale, own_scales[i - 1] if i else 0.0)
         if i == len(path.segments) - 1:
             gaps += [_gap(Ws[i, -1], WB, size), _gap(As[i, -1], aB, size)]
-            jump = max(jump, float((f[i, -1] - f_ends[1]).abs().max()) / output_scale)
+            jump = max(jump, float((f[i, -1] - f_ends[1]).abs().max()) / scale)
         joint = max(gaps)
         step = float((segment.a0.abs() * (segment.W1 - segment.W0).norm(dim=1)).sum())
         if segment.kind == "merge":
@@ -644,9 +647,7 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
             largest = float(kept[0].abs().max())
             output_change = float((kept - kept[0]).abs().max()) / largest if largest > 0 else 0.0
         fi, ci = (f[i].flip(0), c[i].flip(0)) if segment.reverse else (f[i], c[i])  # forward direction
-        # round-off of f along the segment: its own parameters' scale (units orthogonal to the data at A and B
-        # can carry large output weights inside the path)
-        change = float((fi - fi[0]).abs().max()) / max(output_scale, own_scales[i])
+        change = float((fi - fi[0]).abs().max()) / scale
         if segment.kind in ("prune", "spherize"):
             excess = float((ci[1:] - ci[:-1]).max())
         elif segment.kind in ("consolidate", "merge"):
