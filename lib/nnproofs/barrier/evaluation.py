@@ -330,8 +330,9 @@ class SegmentAudit:
     certificate's argument holds ``a`` fixed while the directions move; ``≤ OUTPUT_RTOL``), 0 elsewhere.
     ``joint``: the largest parameter gap between this segment's start and the previous segment's end (for
     the first segment, the path's start and ``A``; the last adds its end against ``B``), each parameter
-    relative to ``max(1, min(its size, largest |parameter| of A and B))`` (:func:`_gap`), ``≤ JOINT_RTOL``; ``function_jump``: ``max_i |f(x_i)|`` gap there, relative to the output scale
-    over ``A``, ``B`` and both sides' parameters (``≤ FUNCTION_ATOL``); ``form``: :func:`form_problem` (``""`` when the segment has its form).
+    relative to ``max(1, min(its size, largest |parameter| of A and B))`` (:func:`_gap`), ``≤ JOINT_RTOL``;
+    ``function_jump``: ``max_i |f(x_i)|`` gap there, relative to the output scale over ``A``, ``B`` and both
+    sides' parameters (``≤ FUNCTION_ATOL``); ``form``: :func:`form_problem` (``""`` when the segment has its form).
     """
 
     kind: str

@@ -78,7 +78,8 @@ class Segment:
         -----
         The ends are exact: ``t = 0`` gives ``(W0, a0)`` and ``t = 1`` gives ``(W1, a1)`` bit for bit, which the
         audit's joint check relies on; on a line, a coordinate equal at both ends keeps that value bit for bit
-        (``(1−t)w + tw`` rounds to a neighbour of ``w`` at about one time in twenty). Budget: ``T·m·(n + 1)`` values.
+        (``(1−t)w + tw`` rounds to a neighbour of ``w`` at about one time in twenty). Budget: ``T·m·(n + 1)``
+        values.
         """
         t = ts.to(self.W0)[:, None]
         if self.curve == "rescale":
