@@ -453,7 +453,7 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
         requirements=requirements,
         inconclusive=inconclusive if all(requirements.values()) else "",  # exact requirements decide
         notes={"local slopes": slopes, "intervals read (K)": [(sorted_K[i], sorted_K[i + 1]) for i in verdict["end"]],
-               "round-off floor η": floor, "parameter bits (least over K)": min(bits), "affine maps": depths, "parameters N": params,
+               "round-off floor η": floor, f"parameters carry >= {FLOAT64_BITS} bits": min(bits) >= FLOAT64_BITS, "affine maps": depths, "parameters N": params,
                "N counted at K": count_K, "slope of log N against log K": n_fit.slope, "max |weight|": biggest,
                "RMS error": rmss, "slope over the sizes read": round(overall, 2), "slope against N": n_slope, "predicted slope against N": -(k + 1) / d,
                # rounded: their last digits follow round-off, which differs between machines (design.md section 4)
