@@ -359,10 +359,11 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
         read_as.update(reading.activations)
         counted[K] = reading.parameters
     floor = max(floors)
-    # the errors are read above the build's own floor: η for float64 parameters, 2^(53 - b) η for parameters that carry
-    # b < FLOAT64_BITS bits (rounded coarser than float64: their round-off scales with their rounding); the floor path
-    # (errors within η: reproduced to round-off, rule 2) keeps η
-    read_floor = floor * (2.0 ** (53 - min(bits)) if min(bits) < FLOAT64_BITS else 1.0)
+    # the errors are read above the build's own floor: η for float64 parameters, 2^(53 - b) η for float64 parameters
+    # that carry b < FLOAT64_BITS bits (rounded coarser than float64: their round-off scales with their rounding; maps
+    # of another dtype fail a requirement below); the floor path (errors within η: reproduced to round-off) keeps η
+    coarse = dtypes == {"float64"} and min(bits) < FLOAT64_BITS
+    read_floor = floor * (2.0 ** (53 - min(bits)) if coarse else 1.0)
     order = np.argsort(Ks)
     sorted_K = [Ks[i] for i in order]
     sorted_e = [sups[i] for i in order]
