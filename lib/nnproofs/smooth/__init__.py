@@ -14,7 +14,7 @@ The API, in the chapter's order (labels of ``book/01_smooth_constant_depth.md``)
   O(N^{-(k+1)/d})``: :func:`check_constant_depth_rate` (one-sided with a round-off floor :func:`round_off_floor`,
   read at the asymptotic end; PASSED, INCONCLUSIVE or FAILED) at :func:`default_Ks`; what it evaluates (module
   ``evaluation``): :func:`read_network` (the affine maps and activations it counts, evaluated with ``F.linear``
-  and ``σ``), :func:`evaluation_points` (every fine cell and band, at ``p`` and ``2p``: the sup must converge);
+  and ``σ``; :func:`parameter_bits`, the precision its parameters carry), :func:`evaluation_points` (every fine cell and band, at ``p`` and ``2p``: the sup must converge);
   the class it reads (module ``smoothness``): :func:`read_class` from :func:`chebyshev_smoothness` and
   :func:`interpolation_smoothness`, the less favourable deciding;
 * **the ReLU floor** (Theorem ``thm-relu-floor``, module ``bottleneck``): :func:`check_relu_bottleneck`, with
@@ -66,6 +66,7 @@ from .evaluation import (
     NetworkReading,
     affine_maps,
     evaluation_points,
+    parameter_bits,
     read_network,
 )
 from .smoothness import (
@@ -114,7 +115,7 @@ __all__ = [
     "ACTIVATIONS", "CHEBYSHEV_DEGREE", "CLASS_MARGIN", "CHAPTER", "DEFAULT_DELTAS", "END_INTERVALS", "END_INTERVALS_K3", "END_SLOPE_TOL", "EXACT_IDENTITY", "FLOOR_MARGIN", "FLOOR_PASS", "BETWEEN",
     "FORWARD_CONTROL_BASE", "GADGET_SLOPE_TOL", "LEARNING_NULL_SHARE", "LEARNING_SLOPE", "MAX_D", "MAX_K",
     "OUTPUT_ROUNDING", "OUT_OF_CLASS_EXPONENT", "POINTS_PER_CELL", "SUP_CONVERGENCE", "NetworkReading",
-    "ClassReading", "ExponentReading", "interpolation_smoothness", "read_class", "read_network",
+    "ClassReading", "ExponentReading", "interpolation_smoothness", "read_class", "read_network", "parameter_bits",
     "LEARNING_MIN_N", "LEARNING_MIN_SIZES", "RETRAINS", "ROUND_OFF_FLOOR", "STALLED", "STEEPENING", "SWING", "FALL_SHARE", "HIDDEN_SHARE", "affine_maps",
     "base_point", "chapter_target", "check_constant_depth_rate", "check_curvature", "check_gadget_rate",
     "check_learning_curve", "chebyshev_smoothness", "check_relu_bottleneck", "constant_depth_network", "convex_target", "critical_points",

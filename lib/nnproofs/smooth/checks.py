@@ -23,7 +23,8 @@ from ..rates import RateCheck, fit_loglog, rate_check
 from ..validate import as_finite_array, positive_int
 from . import gadgets as sg
 from . import evaluation
-from .evaluation import SUP_CONVERGENCE, declared, default_density, evaluation_points, point_count, read_network, sampled_sup
+from .evaluation import (SUP_CONVERGENCE, declared, default_density, evaluation_points, parameter_bits, point_count,
+                         read_network, sampled_sup)
 from .gadgets import product_gadget, square_gadget
 from .inputs import degree, device_of, dimension, finite_values, sizes, target
 from .network import PARAMETER_BOUND, constant_depth_network
@@ -61,6 +62,9 @@ UNRESOLVED_SHARE = 0.1  # f's own local interpolation at the largest K erring by
 #                        the mesh has not resolved f (INCONCLUSIVE, not FAILED, when f is read in the class)
 HIDDEN_SHARE = 0.01  # a singular part below the class reading's resolution may move no error read by more than 1%
 #                      (a local slope by <= 0.09 for K'/K >= 5/4); otherwise the class is not shown: INCONCLUSIVE
+FLOAT64_BITS = 40  # parameters whose 80% carry >= 40 bits are read as float64 ones: the construction's carry >= 45
+#                   (the 20% quantile, K = 2..16, k = 0..3, all five σ: softplus 45 at K <= 5, the others >= 50);
+#                   weights rounded to float32 and stored as float64 carry <= 24 (tests/test_smooth_soundness.py)
 DEFAULT_DELTAS = (1e-1, 3e-2, 1e-2, 3e-3, 1e-3)
 
 
@@ -314,7 +318,8 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
     (:func:`~nnproofs.smooth.evaluation.first_layer_points`), and must agree within :data:`SUP_CONVERGENCE` (rule
     11; ``d = 2`` is always INCONCLUSIVE, its sup not shown to converge); up to :data:`BETWEEN` sizes between the
     end sizes are measured too, and errors at the floor PASS only within ``FLOOR_PASS · η``. The verdict is one-sided, read over the last
-    :data:`END_INTERVALS` intervals above ``FLOOR_MARGIN`` times the round-off floor (:func:`round_off_floor`), with
+    :data:`END_INTERVALS` intervals above ``FLOOR_MARGIN`` times the round-off floor (:func:`round_off_floor`; times
+    ``2^(53 - b)`` for parameters carrying ``b <`` :data:`FLOAT64_BITS` bits, :func:`parameter_bits`), with
     tolerance :data:`END_SLOPE_TOL`; ``f`` must be read in the class by :func:`read_class`. Rules, tolerances and
     their calibration: the chapter's section "How the checks decide" and ``tests/test_smooth.py``.
     """
@@ -331,7 +336,7 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
     device = device_of(device)
     f = target(f, d, device)
     sups, rmss, params, depths, biggest, floors, changes, read_as = [], [], [], [], [], [], [], set()
-    dtypes, uncertified = set(), []
+    dtypes, uncertified, bits = set(), [], []
     for K in Ks:
         reading = _built(build, f, k=k, K=K, activation=name, d=d, device=device)
         depths.append(len(reading.maps))
@@ -344,6 +349,7 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
         rmss.append(sampled.rms)
         floors.append(round_off_floor(name, f, evaluation_points(K, d, p=p, device=device)))
         params.append(reading.parameters)
+        bits.append(parameter_bits(reading))
         biggest.append(max(float(w.abs().max()) for w, _ in reading.maps))
     counted, counted_depths = dict(zip(Ks, params)), list(depths)
     while len(counted) < 2 * d + 3:  # parameters only: two divided differences of order 2d + 1 must vanish
@@ -353,6 +359,11 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
         read_as.update(reading.activations)
         counted[K] = reading.parameters
     floor = max(floors)
+    # the errors are read above the build's own floor: η for float64 parameters, 2^(53 - b) η for float64 parameters
+    # that carry b < FLOAT64_BITS bits (rounded coarser than float64: their round-off scales with their rounding; maps
+    # of another dtype fail a requirement below); the floor path (errors within η: reproduced to round-off) keeps η
+    coarse = dtypes == {"float64"} and min(bits) < FLOAT64_BITS
+    read_floor = floor * (2.0 ** (53 - min(bits)) if coarse else 1.0)
     order = np.argsort(Ks)
     sorted_K = [Ks[i] for i in order]
     sorted_e = [sups[i] for i in order]
@@ -360,9 +371,9 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
     expected = -2.0 * (k + 1)
     kind = read_class(f, k=k, d=d, device=device)
     change = {K: changes[i] for i, K in enumerate(Ks)}
-    overall = _overall_slope(sorted_K, sorted_e, floor, [change[K] < SUP_CONVERGENCE for K in sorted_K])
-    verdict = _end_verdict(sorted_K, sorted_e, slopes, floor, expected, END_INTERVALS_K3 if k == 3 else END_INTERVALS,
-                           kind.in_class is True)
+    overall = _overall_slope(sorted_K, sorted_e, read_floor, [change[K] < SUP_CONVERGENCE for K in sorted_K])
+    verdict = _end_verdict(sorted_K, sorted_e, slopes, read_floor, expected,
+                           END_INTERVALS_K3 if k == 3 else END_INTERVALS, kind.in_class is True, at_floor=floor)
     between = _between(build, f, dict(k=k, activation=name, d=d, device=device), sorted_K, sorted_e, verdict["end"],
                        p, every_layer) if d == 1 and not verdict["inconclusive"] and verdict["end"] else {}
     for K, (_, _, _, reading) in between.items():  # the networks evaluated are the networks counted (rule 9)
@@ -374,7 +385,7 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
     above_line = {K: e for K, (e, line, below, _) in between.items() if e > line}
     unsettled = sorted({K for i in verdict["end"] for K in sorted_K[i:i + 2] if change[K] >= SUP_CONVERGENCE})
     inconclusive = verdict["inconclusive"] or kind.why
-    hidden = _hidden_share(kind, k, sorted_K, sorted_e, floor)
+    hidden = _hidden_share(kind, k, sorted_K, sorted_e, read_floor)
     if not inconclusive and kind.in_class is True and hidden[0] > HIDDEN_SHARE:
         inconclusive = (f"the class reading cannot resolve what matters here: it sees singular parts c|x − a|^β"
                         f" (β = {kind.beta:g}) down to c = {kind.resolution:.2g}, and one just below that could"
@@ -443,7 +454,7 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
         requirements=requirements,
         inconclusive=inconclusive if all(requirements.values()) else "",  # exact requirements decide
         notes={"local slopes": slopes, "intervals read (K)": [(sorted_K[i], sorted_K[i + 1]) for i in verdict["end"]],
-               "round-off floor η": floor, "affine maps": depths, "parameters N": params,
+               "round-off floor η": floor, f"parameters carry >= {FLOAT64_BITS} bits": min(bits) >= FLOAT64_BITS, "affine maps": depths, "parameters N": params,
                "N counted at K": count_K, "slope of log N against log K": n_fit.slope, "max |weight|": biggest,
                "RMS error": rmss, "slope over the sizes read": round(overall, 2), "slope against N": n_slope, "predicted slope against N": -(k + 1) / d,
                # rounded: their last digits follow round-off, which differs between machines (design.md section 4)
@@ -530,15 +541,18 @@ def _overall_slope(Ks: list[int], errors: list[float], floor: float, converged: 
 
 
 def _end_verdict(Ks: list[int], errors: list[float], slopes: list[float], floor: float, expected: float,
-                 intervals: int, in_class: bool) -> dict:
+                 intervals: int, in_class: bool, *, at_floor: float) -> dict:
     """What :func:`check_constant_depth_rate` reads at the asymptotic end (sizes sorted): the measured end slope,
-    the intervals read, and why the data cannot decide (empty when they can)."""
+    the intervals read above ``floor`` (the build's), and why the data cannot decide (empty when they can); errors
+    all within ``at_floor`` (η of float64) are reproduced to round-off."""
     read = [i for i in range(len(slopes)) if errors[i + 1] >= FLOOR_MARGIN * floor]
     end = read[-intervals:]
     above = f"{FLOOR_MARGIN:g}x the round-off floor"
-    if max(errors) <= FLOOR_PASS * floor:  # reproduced to round-off: the one-sided bound holds (rule 2)
+    eta = f"η = {floor:.2g}" if floor <= at_floor else (
+        f"the build's floor {floor:.2g} = {floor / at_floor:.3g} η: its parameters carry fewer than {FLOAT64_BITS} bits")
+    if max(errors) <= FLOOR_PASS * at_floor:  # reproduced to round-off: the one-sided bound holds (rule 2)
         return {"measured": expected, "end": [], "inconclusive": "",
-                "quantity": f"every error within the round-off floor η = {floor:.2g}: reproduced to round-off, the bound"
+                "quantity": f"every error within the round-off floor η = {at_floor:.2g}: reproduced to round-off, the bound"
                             " holds at the floor (rule 2; no interval of K is read: no slope is measured, the rate is reported)"}
     quantity = f"largest local slope against K over the last {intervals} intervals above {above}"
     needed = intervals  # a single interval never decides a PASS (rule 13); k = 3 needs its three (END_INTERVALS_K3)
@@ -548,7 +562,7 @@ def _end_verdict(Ks: list[int], errors: list[float], slopes: list[float], floor:
         worse = bool(read) and min(slopes[i] for i in read) > expected + 2 + END_SLOPE_TOL
         return {"measured": measured, "end": read, "quantity": quantity,
                 "inconclusive": "" if worse else f"too few sizes above the floor: {len(read)} interval(s) of K end"
-                f" above {above} (η = {floor:.2g}), {needed} needed; use smaller K or more sizes"}
+                f" above {above} ({eta}), {needed} needed; use smaller K or more sizes"}
     measured = max(slopes[i] for i in end)
     why = ""
     if min(slopes[i] for i in end) < expected - SWING - END_SLOPE_TOL:
@@ -557,7 +571,7 @@ def _end_verdict(Ks: list[int], errors: list[float], slopes: list[float], floor:
                " errors at the smaller K are not on the asymptotic line, or they swing between sizes; use more and"
                " larger K")
     elif measured <= expected + END_SLOPE_TOL and end[-1] < len(slopes) - 1:
-        why = (f"the largest sizes are not read: the errors at K = {Ks[end[-1] + 2:]} lie within {above} (η = {floor:.2g}),"
+        why = (f"the largest sizes are not read: the errors at K = {Ks[end[-1] + 2:]} lie within {above} ({eta}),"
                f" so the intervals read, {[(Ks[i], Ks[i + 1]) for i in end]}, are not the asymptotic end; use smaller K")
     elif measured > expected + END_SLOPE_TOL and _steepening_to_the_rate([slopes[i] for i in read], expected, in_class):
         reached = ("the last one meets the rate" if slopes[read[-1]] <= expected + END_SLOPE_TOL else

@@ -98,6 +98,49 @@ class NetworkReading:
         return self.maps[0][0].dtype
 
 
+PRECISION_SHARE = 0.8  # the precision read is the one that this share of the nonzero parameters carries at least: in
+#                        the construction at most 12.4% are short exact numbers (0.5, 2, 1/K; K = 2, any k and σ)
+
+
+def parameter_bits(reading: NetworkReading) -> int:
+    """The significant bits that :data:`PRECISION_SHARE` of the nonzero parameters carry at least (53 in float64).
+
+    Parameters
+    ----------
+    reading : NetworkReading
+        The network read (:func:`read_network`).
+
+    Returns
+    -------
+    int
+        ``b`` such that at least ``PRECISION_SHARE`` of the nonzero entries of every ``W_l`` and ``b_l`` need ``>= b``
+        bits of mantissa; 53 when every parameter is zero.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from nnproofs import smooth
+    >>> net = smooth.constant_depth_network(smooth.chapter_target, k=1, K=4)
+    >>> smooth.parameter_bits(smooth.read_network(net)) >= 45
+    True
+
+    Notes
+    -----
+    A build whose weights were rounded to float32 and stored as float64 carries ``<= 24`` bits: its parameters, and
+    so its round-off floor, are ``2^(52 - b)`` times coarser than float64's.
+    """
+    values = torch.cat([t.detach().reshape(-1).to(torch.float64).cpu() for w, b in reading.maps
+                        for t in (w, b) if t is not None]).abs()
+    values = values[values > 0]
+    if values.numel() == 0:
+        return 53
+    mantissa, _ = torch.frexp(values)  # values = mantissa 2^e, mantissa in [0.5, 1): 53 bits as an integer
+    integer = (mantissa * 2.0 ** 53).to(torch.int64)
+    trailing = torch.log2((integer & -integer).to(torch.float64)).round().to(torch.int64)
+    bits = torch.sort(53 - trailing).values
+    return int(bits[int((1.0 - PRECISION_SHARE) * (bits.numel() - 1))])
+
+
 def _activation_name(module: nn.Module) -> str:
     """The name of an activation module as the check compares it with the declared ``σ``."""
     if type(module) is nn.GELU:
