@@ -1111,6 +1111,7 @@ def test_network_b_overtakes_is_an_extrapolation_of_its_lookup_law():
     assert network_b_overtakes(10**9, 4, 4, largest=8)["W = L"] is None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(10))
 def test_korobov_targets_accepted_on_every_seed(seed):
     """The chapter's verdict table rests on a Monte Carlo ratio for its Korobov rows: it holds on every seed.
