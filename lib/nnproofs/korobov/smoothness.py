@@ -1019,8 +1019,9 @@ def read_class(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, m: int,
             f"pre-asymptotic, or a mixed derivative is singular along a direction no difference resolves"]
         if d >= 2 and m == 2:
             hidden, share = amplitude_resolution(f, d, interpolant)
-            key = (f"f in the class to the amplitude resolution: a singular mixed part the mixed readings cannot see "
-                   f"moves the error read by at most {AMPLITUDE_SHARE:.0%}")
+            key = (f"f in the class to the amplitude resolution: a singular part c·|x_1 − x_2|^{PROBE_EXPONENT:g}·∏x(1−x) "
+                   f"may go unseen up to c = {hidden:.2g}, and there moves the error read by at most "
+                   f"{AMPLITUDE_SHARE:.0%} (weaker singularities go unseen to larger c: the chapter's resolution)")
             requirements[key] = share <= AMPLITUDE_SHARE
             if not requirements[key]:
                 unread.append(key)
