@@ -2,7 +2,7 @@
 
 :func:`read_class` gives the requirements that :math:`f \\in X^m_\\infty` imposes and that can be read from
 :math:`f` itself; every public check calls it (the level check, Networks B and C, the derivative check).
-Five independent readings, the less favourable deciding:
+Six independent readings, the less favourable deciding:
 
 * :func:`coordinate_differences`: :math:`M_r(h) = \\max|\\Delta^r_{h,j} f|/h^r` on lines along each
   coordinate, for every order :math:`r = 2, \\dots, m`, with steps that do not depend on any grid. Bounded
@@ -15,6 +15,8 @@ Five independent readings, the less favourable deciding:
 * :func:`mixed_convergence`: how the mixed differences converge, :math:`\\max|A_{2h} - A_h|` window by window;
   it falls like :math:`h` for a smooth target and rises where a mixed derivative is singular along a direction,
   even under a smooth part that sets every maximum;
+* :func:`higher_mixed_convergence`: the same for the mixed orders no pair reads, :math:`(2, 2, 2)` over triples
+  (:math:`d \\ge 3`) and :math:`(3, 3)` over pairs (:math:`m = 3`), from :math:`h = 0.04` to :math:`0.004`;
 * :func:`surplus_growth`: the hierarchical surpluses of a sparse grid of degree :math:`m - 1` decay like
   :math:`2^{-m|\\mathbf l|_1}`; they read every mixed order at once, but only through the grid's nodes;
 * :func:`error_trend`: the grid's own :math:`L_2` error normalised by the theorem's rate,
@@ -34,6 +36,7 @@ import contextlib
 import contextvars
 import dataclasses
 import functools
+import itertools
 import math
 from collections.abc import Callable
 
@@ -564,6 +567,98 @@ def _mixed3_growth(f: Callable, d: int) -> tuple[list[float], float, str, float]
     return list(maxima), growth, decade, ratio
 
 
+# Mixed orders no pair reading sees: (2, 2, 2) over triples of coordinates (d >= 3; X^2 bounds it) and (3, 3) over pairs
+# (m = 3). Only their convergence is read (as mixed_convergence does), from h = 4e-2 to 4e-3 on lines of step 2e-3: the
+# round-off 64·2^-52·max|f|/h^6 is 3.5·max|f| at 4e-3, so a smooth part's increments there (about h·max|D^7 f|, 12 for
+# ∏ sin πx_j) are mostly unread, a singular part's (|t|^-α: h^-α) read where they stand out.
+HIGHER_ORDERS = {2: ((2, 2, 2),), 3: ((2, 2, 2), (3, 3))}
+HIGHER_STEPS = (4e-2, 4e-3)
+HIGHER_SPACING = 2e-3
+
+
+def _stencil(order: int) -> list[tuple[int, float]]:
+    """Offsets (in steps) and weights of the difference of ``order``, centred to within half a step."""
+    return [(k - order // 2, (-1) ** (order - k) * math.comb(order, k)) for k in range(order + 1)]
+
+
+def _higher_increments(f: Callable, d: int, device: str, orders: tuple[int, ...]) -> tuple[tuple[torch.Tensor, ...],
+                                                                                         float]:
+    """Per step in ``HIGHER_STEPS``, :math:`\\max|A_{2h} - A_h|` window by window, :math:`A_s` the mixed difference of
+    ``orders`` (along the first coordinate of each combination with step :math:`s`, across the others with step
+    :math:`h`) over :math:`s^{r_1} h^{r_2 + \\dots}`; and ``max|f|``. ``COVER_LINES`` lines per combination."""
+    along, across = orders[0], orders[1:]
+    margin = max(o for order in across for o, _ in _stencil(order)) * HIGHER_STEPS[0] + HIGHER_STEPS[0]
+    windowed, largest = [[] for _ in HIGHER_STEPS], 0.0
+    for combination in itertools.combinations(range(d), len(orders)):
+        i, others = combination[0], combination[1:]
+        positions = torch.quasirandom.SobolEngine(d, scramble=True, seed=7000 + sum(
+            k * d**n for n, k in enumerate(combination))).draw(COVER_LINES).to(torch.float64)
+        positions[:, list(others)] = margin + (1 - 2 * margin) * positions[:, list(others)]
+        x = _line_points(d, i, HIGHER_SPACING, COVER_LINES, seed=7000 + i, positions=positions)
+        for k, h in enumerate(HIGHER_STEPS):
+            total = torch.zeros(x.shape[:2], dtype=torch.float64)
+            for stencil in itertools.product(*(_stencil(order) for order in across)):
+                shift = torch.zeros(d, dtype=torch.float64)
+                for j, (offset, _) in zip(others, stencil):
+                    shift[j] = offset * h
+                values = _values(f, x + shift, device).cpu()
+                largest = max(largest, float(values.abs().max()))
+                total += math.prod(weight for _, weight in stencil) * values
+            step = int(round(h / HIGHER_SPACING))
+            scale = h ** sum(across)
+            fine, coarse = (_difference(total, s * step, along) / ((s * h) ** along * scale) for s in (1, 2))
+            change = (coarse - fine[:, : coarse.shape[1]]).abs()
+            windows = change.shape[1] // CONVERGENCE_WINDOW
+            windowed[k].append(change[:, : windows * CONVERGENCE_WINDOW].reshape(change.shape[0], windows, -1).amax(-1))
+    count = min(w.shape[1] for steps in windowed for w in steps)
+    return tuple(torch.cat([w[:, :count] for w in steps]) for steps in windowed), largest
+
+
+@_one_reading
+def higher_mixed_convergence(f: Callable[[torch.Tensor], torch.Tensor], d: int,
+                             orders: tuple[int, ...]) -> tuple[list[float], float]:
+    """How the mixed differences of ``orders`` converge: :math:`\\max|A_{2h} - A_h|` for :math:`h` in ``HIGHER_STEPS``.
+
+    Parameters
+    ----------
+    f, d
+        As for :func:`mixed_differences`.
+    orders : tuple of int
+        ``(2, 2, 2)`` (over triples of coordinates) or ``(3, 3)`` (over pairs), ``HIGHER_ORDERS``.
+
+    Returns
+    -------
+    increments : list of float
+        The largest increment per step.
+    ratio : float
+        The largest finer/coarser increment over the windows read (:func:`mixed_convergence`); 0 when fewer
+        coordinates than ``len(orders)`` or nothing is read above 10 round-offs :math:`64\\cdot 2^{-52}\\max|f|/h^6`.
+
+    Notes
+    -----
+    Smooth: :math:`A_{2h} - A_h = O(h)`, a ratio near 0.1; a mixed derivative of ``orders`` singular like
+    :math:`|t|^{-\\alpha}` along a direction: :math:`10^\\alpha`, under any smooth part whose increments it exceeds.
+    :func:`read_class` requires at most ``CONVERGENCE``, else INCONCLUSIVE.
+
+    Examples
+    --------
+    >>> from nnproofs import korobov
+    >>> korobov.higher_mixed_convergence(korobov.korobov_example(3), 3, (2, 2, 2))[1] < korobov.CONVERGENCE
+    True
+    """
+    d = require_reading(f, d)
+    if orders not in {o for group in HIGHER_ORDERS.values() for o in group}:
+        raise ValueError(f"orders={orders!r} is not allowed; use (2, 2, 2) or (3, 3)")
+    if d < len(orders):
+        return [0.0] * len(HIGHER_STEPS), 0.0
+    budget.refuse_beyond("d", d, cost=math.comb(d, len(orders)) * COVER_LINES * round(1 / HIGHER_SPACING) * len(
+        HIGHER_STEPS) * math.prod(o + 1 for o in orders[1:]) * d * EVALUATION_COST, limit=budget.work(),
+        unit="multiply-adds")
+    windowed, largest = _cached(_higher_increments, f, d, str(book_device.device()), orders)
+    floor = 10 * 64 * 2.0**-52 * max(largest, 1e-300) / HIGHER_STEPS[-1] ** sum(orders)
+    return _convergence(windowed, floor)
+
+
 @_one_reading
 def mixed_convergence(f: Callable[[torch.Tensor], torch.Tensor], d: int) -> tuple[list[float], float]:
     """How the mixed differences converge: :math:`I(h) = \\max|A_{2h} - A_h|` for :math:`h` in ``MIXED_STEPS``.
@@ -806,6 +901,7 @@ def read_class(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, m: int,
     ClassReading
         One requirement per reading (:func:`coordinate_differences` of each order,
         :func:`mixed_differences` and :func:`mixed_convergence` for :math:`d \\ge 2`,
+        :func:`higher_mixed_convergence` where :math:`d` has the coordinates of its orders,
         :func:`surplus_growth` and :func:`error_trend`), all of them required.
 
     Notes
@@ -839,6 +935,13 @@ def read_class(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, m: int,
         requirements[key] = ratio <= CONVERGENCE
         unread.extend([] if requirements[key] else [key])
         reasons.extend([] if requirements[key] else [why])
+
+    def mixed(what: str, steps: tuple[float, float], ratio: float) -> None:
+        convergence(f"f in the class: the mixed differences{what} converge as a smooth target's (max|A_2h − A_h| "
+                    f"falls to at most {CONVERGENCE:.3g} of itself from h = {steps[0]:g} to {steps[1]:g})", ratio,
+                    f"the mixed differences{what} still change at h = {steps[1]:g} (max|A_2h − A_h| falls to "
+                    f"{ratio:.3g} of itself over a decade, a smooth target's to 0.1): a mixed derivative{what} "
+                    f"singular along a direction, or a feature that h = {steps[0]:g} does not resolve")
 
     for r in range(2, m + 1):
         maxima, growth, decade = coordinate_differences(f, d, r)
@@ -878,22 +981,17 @@ def read_class(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, m: int,
             key = (f"f in the class, on any grid: max|Δ³_(h,i) Δ²_(h,j) f|/h⁵ over pairs i ≠ j grows by at most "
                    f"{DIFFERENCE_GROWTH:g} from h = {MIXED3_STEPS[0]:g} to {MIXED3_STEPS[1]:g}")
             difference(key, growth, decade, "the mixed differences of order (3, 2)", factor)
-            key = (f"f in the class: the mixed differences of order (3, 2) converge as a smooth target's (max|A_2h − "
-                   f"A_h| falls to at most {CONVERGENCE:.3g} of itself from h = {MIXED3_STEPS[0]:g} to "
-                   f"{MIXED3_STEPS[1]:g})")
-            convergence(key, ratio, f"the mixed differences of order (3, 2) still change at h = "
-                        f"{MIXED3_STEPS[1]:g} (max|A_2h − A_h| falls to {ratio:.3g} of itself over a decade, a smooth "
-                        f"target's to 0.1): a mixed derivative of order (3, 2) singular along a direction, or a "
-                        f"feature that h = {MIXED3_STEPS[0]:g} does not resolve")
+            mixed(" of order (3, 2)", MIXED3_STEPS, ratio)
             notes[f"mixed max|Δ³Δ² f|/h⁵ for h = {', '.join(f'{h:g}' for h in MIXED3_STEPS)}"] = maxima
             notes["mixed growth of order (3, 2)"] = growth
             notes["mixed convergence ratio of order (3, 2)"] = ratio
+        for orders in (o for o in HIGHER_ORDERS[m] if d >= len(o)):
+            name = ", ".join(map(str, orders))
+            ratio = higher_mixed_convergence(f, d, orders)[1]  # its increments are round-off-sized where unread
+            mixed(f" of order ({name})", HIGHER_STEPS, ratio)
+            notes[f"mixed convergence ratio of order ({name})"] = ratio
         increments, ratio = mixed_convergence(f, d)
-        key = (f"f in the class: the mixed differences converge as a smooth target's (max|A_2h − A_h| falls to at "
-               f"most {CONVERGENCE:.3g} of itself from h = {MIXED_STEPS[0]:g} to {MIXED_STEPS[1]:g})")
-        convergence(key, ratio, f"the mixed differences still change at h = {MIXED_STEPS[1]:g} (max|A_2h − A_h| "
-                    f"falls to {ratio:.3g} of itself over a decade, a smooth target's to 0.1): a mixed derivative "
-                    f"singular along a direction, or a feature that h = {MIXED_STEPS[0]:g} does not resolve")
+        mixed("", MIXED_STEPS, ratio)
         notes[f"max|A_2h − A_h| for h = {', '.join(f'{h:g}' for h in MIXED_STEPS)}"] = increments
         notes["mixed convergence ratio"] = ratio
     surplus = trend = pending = ""
@@ -920,8 +1018,9 @@ def read_class(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, m: int,
             f"pre-asymptotic, or a mixed derivative is singular along a direction no difference resolves"]
         if d >= 2 and m == 2:
             hidden, share = amplitude_resolution(f, d, interpolant)
-            key = (f"f in the class to the amplitude resolution: a singular mixed part the mixed readings cannot see "
-                   f"moves the error read by at most {AMPLITUDE_SHARE:.0%}")
+            key = (f"f in the class to the amplitude resolution: a singular part c·|x_1 − x_2|^{PROBE_EXPONENT:g}·∏x(1−x) "
+                   f"may go unseen up to c = {hidden:.2g}, and there moves the error read by at most "
+                   f"{AMPLITUDE_SHARE:.0%} (weaker singularities go unseen to larger c: the chapter's resolution)")
             requirements[key] = share <= AMPLITUDE_SHARE
             if not requirements[key]:
                 unread.append(key)
