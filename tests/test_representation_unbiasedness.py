@@ -450,14 +450,16 @@ def test_rate_failures_of_a_correct_build_are_rare():
 FEW_DIRECTIONS = [(X2[0] - 2 * X2[1], X2), (3 * X3[0] + X3[1] - X3[2] / 2 + 2, X3), (X3[0] ** 2 * X3[1] - X3[1] + 1, X3)]
 NEAR_MISSES = {"kernels ×0.9": rep.mean_scaled_control(0.9), "kernels ×1.1": rep.mean_scaled_control(1.1),
                "kernels ×1.2": rep.mean_scaled_control(1.2),
-               "biases ×1.1": _own(lambda self, net, n, g: net[0].bias.mul_(1.1)),
-               "biases − 0.1": _own(lambda self, net, n, g: net[0].bias.sub_(0.1))}
+               "biases ×1.2": _own(lambda self, net, n, g: net[0].bias.mul_(1.2)),
+               "biases − 0.15": _own(lambda self, net, n, g: net[0].bias.sub_(0.15))}
+# The biases' changes move the mean by 11-12% of ‖f − f_0‖ (×1.2 on x1²x2 − x2 + 1: 10.8%) (measured with common random numbers: ×1.1 on
+# x1²x2 − x2 + 1 moves it by 6.1%, −0.1 by 8.0%); smaller moves are below DETECTION_LIMIT and may pass.
 
 
 def _near_misses(poly, v):
     """NEAR_MISSES, without a bias scaling where f is linear (degree-1 neurons have bias 0: the same construction)."""
     linear = sympy.Poly(poly, *v).total_degree() < 2
-    return {name: build for name, build in NEAR_MISSES.items() if not (linear and name == "biases ×1.1")}
+    return {name: build for name, build in NEAR_MISSES.items() if not (linear and name == "biases ×1.2")}
 
 
 def _sweep(poly, v, build, seeds, replicates=rep.UNBIASED_MIN_REPLICATES):
