@@ -59,8 +59,8 @@ def test_beyond_the_budget_the_verdict_is_inconclusive_and_names_the_budget(monk
 
 @pytest.mark.parametrize("constant", [1e15, 1e16, -3e17])
 def test_a_large_constant_term_costs_no_digits(constant):
-    poly, v = _held_out(3, 5)
-    poly = poly + sympy.Float(constant)
+    v = sympy.symbols("x1:4", real=True)
+    poly = rep.ridge_polynomial(v, (1, 2), seed=5, constant=0) + sympy.Float(constant)  # degrees 1-2: cheap widths
     assert rep.check_unbiasedness(poly, v, test_points=50, seed=1).passed
     assert rep.check_monte_carlo_rate(poly, v, ns=[1000, 4000], replicates=10, test_points=200, seed=1).passed
     scaled = rep.check_unbiasedness(poly, v, test_points=50, seed=1, build=rep.mean_scaled_control(1.1))

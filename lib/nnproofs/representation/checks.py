@@ -60,6 +60,7 @@ DETECTION_LIMIT = 0.1  # check_unbiasedness claims to see a mean f_0 + c(f − f
 DETECTION_PROBABILITY = 0.999  # ... and claims it with at least this probability, computed (detection_power) from the
 #   reference law's k at the width drawn; below it a pass is INCONCLUSIVE and names the replicates that reach it
 CERTAIN_DETECTION = 1e15  # detection_power: a noncentrality this many times the threshold is detected with probability 1
+MAX_NAMED_REPLICATES = 2**20  # check_unbiasedness: the largest count of replicates it names for the power
 POWER_MARGIN = 10.0  # check_unbiasedness redraws at the width whose computed miss probability is this many times below
 #   1 − DETECTION_PROBABILITY (the redrawn law's k varies: aimed at the limit itself, half the redraws fell short)
 DETECTION_RESOLUTIONS = 4.0  # ... when |c − 1| = 0.1 is at least this many resolutions r = √(pooled prediction)/‖f − f_0‖
@@ -682,11 +683,13 @@ def check_unbiasedness(
     weak = ""
     if power < DETECTION_PROBABILITY:
         needed = replicates
-        while needed < 2**20 and _power(law, width, z_max, count=needed) < DETECTION_PROBABILITY:
+        while needed < MAX_NAMED_REPLICATES and _power(law, width, z_max, count=needed) < DETECTION_PROBABILITY:
             needed *= 2
+        reached = _power(law, width, z_max, count=needed) >= DETECTION_PROBABILITY
         weak = (f"the z-test's power against a {DETECTION_LIMIT:.0%} scaling of f − f_0 is {power:.4f} <"
                 f" {DETECTION_PROBABILITY:g} (detection_power: k of the reference law, {replicates} replicates of width"
-                f" {width}); about {needed} replicates reach it")
+                f" {width}); " + (f"about {needed} replicates reach it" if reached else
+                                  f"no count of replicates up to {MAX_NAMED_REPLICATES} reaches it at this width"))
     spread = errors.std(0)
     if not (spread > 0).all():
         j = int(torch.argmin(spread))
