@@ -59,8 +59,8 @@ def test_beyond_the_budget_the_verdict_is_inconclusive_and_names_the_budget(monk
 
 @pytest.mark.parametrize("constant", [1e15, 1e16, -3e17])
 def test_a_large_constant_term_costs_no_digits(constant):
-    poly, v = _held_out(3, 5)
-    poly = poly + sympy.Float(constant)
+    v = sympy.symbols("x1:4", real=True)
+    poly = rep.ridge_polynomial(v, (1, 2), seed=5, constant=0) + sympy.Float(constant)  # degrees 1-2: cheap widths
     assert rep.check_unbiasedness(poly, v, test_points=50, seed=1).passed
     assert rep.check_monte_carlo_rate(poly, v, ns=[1000, 4000], replicates=10, test_points=200, seed=1).passed
     scaled = rep.check_unbiasedness(poly, v, test_points=50, seed=1, build=rep.mean_scaled_control(1.1))
@@ -394,9 +394,9 @@ def test_dimension_stability_asserts_the_ceiling_not_a_monotone_ratio():
 
 
 def test_an_undecided_heavy_tail_names_its_limit():
-    """x1 + x1⁶/10 in d = 2 (seed 0): INCONCLUSIVE at the chosen width, naming the widest width within the budget."""
+    """x1 + x1⁶/10 in d = 2 (seed 2): INCONCLUSIVE at the chosen width, naming the widest width within the budget."""
     x = sympy.symbols("x1:3")
-    check = rep.check_unbiasedness(x[0] + x[0] ** 6 / 10, x, test_points=100, seed=0)
+    check = rep.check_unbiasedness(x[0] + x[0] ** 6 / 10, x, test_points=100, seed=2)
     assert check.verdict == "INCONCLUSIVE"
     assert re.search(r"the limit is the width \d+: .* up to width \d+ fits the budget \(pass width=\)",
                      check.inconclusive), check.inconclusive
@@ -440,3 +440,102 @@ def test_rate_failures_of_a_correct_build_are_rare():
     verdicts = {seed: rep.check_monte_carlo_rate(poly, x, ns=[1000, 4000], replicates=10, test_points=200,
                                                  seed=seed).verdict for seed in range(1000, 1150)}
     assert "FAILED" not in verdicts.values(), {s: v for s, v in verdicts.items() if v == "FAILED"}
+
+
+# The final referee of issue 26 (session 6): kernels ×1.1 on x1 − 2x2 PASSED at 20 replicates on 2 of 456 seeds, where
+# 2-3 effective directions put both χ² limits at 10-14. The check now computes the z-test's power against a 10% scaling
+# from the reference law (detection_power), redraws once at a width that reaches DETECTION_PROBABILITY, and otherwise
+# calls a pass INCONCLUSIVE, naming the replicates that reach it. Near misses on polynomials of our own:
+
+FEW_DIRECTIONS = [(X2[0] - 2 * X2[1], X2), (3 * X3[0] + X3[1] - X3[2] / 2 + 2, X3), (X3[0] ** 2 * X3[1] - X3[1] + 1, X3)]
+NEAR_MISSES = {"kernels ×0.9": rep.mean_scaled_control(0.9), "kernels ×1.1": rep.mean_scaled_control(1.1),
+               "kernels ×1.2": rep.mean_scaled_control(1.2),
+               "biases ×1.2": _own(lambda self, net, n, g: net[0].bias.mul_(1.2)),
+               "biases − 0.15": _own(lambda self, net, n, g: net[0].bias.sub_(0.15))}
+# The biases' changes move the mean by 11-12% of ‖f − f_0‖ (×1.2 on x1²x2 − x2 + 1: 10.8%) (measured with common random numbers: ×1.1 on
+# x1²x2 − x2 + 1 moves it by 6.1%, −0.1 by 8.0%); smaller moves are below DETECTION_LIMIT and may pass.
+
+
+def _near_misses(poly, v):
+    """NEAR_MISSES, without a bias scaling where f is linear (degree-1 neurons have bias 0: the same construction)."""
+    linear = sympy.Poly(poly, *v).total_degree() < 2
+    return {name: build for name, build in NEAR_MISSES.items() if not (linear and name == "biases ×1.2")}
+
+
+def _sweep(poly, v, build, seeds, replicates=rep.UNBIASED_MIN_REPLICATES):
+    return [rep.check_unbiasedness(poly, v, replicates=replicates, test_points=100, seed=s, build=build).verdict
+            for s in seeds]
+
+
+def _near_misses_never_pass(case, seeds, passed_at_least):
+    """Every near miss of FEW_DIRECTIONS[case] is never PASSED on ``seeds``; the correct build is never FAILED and
+    PASSED at least ``passed_at_least`` times."""
+    poly, v = FEW_DIRECTIONS[case]
+    for name, build in _near_misses(poly, v).items():
+        assert "PASSED" not in _sweep(poly, v, build, seeds), name
+    verdicts = _sweep(poly, v, rep.sharpened_representation, seeds)
+    assert "FAILED" not in verdicts and verdicts.count("PASSED") >= passed_at_least
+
+
+@pytest.mark.parametrize("case", [0, 1])
+def test_near_misses_are_never_passed_at_the_minimum_replicates(case):
+    _near_misses_never_pass(case, range(600, 604), 3)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", range(len(FEW_DIRECTIONS)))
+def test_near_misses_are_never_passed_on_a_hundred_seeds(case):
+    _near_misses_never_pass(case, range(700, 800), 90)
+
+
+def test_a_pass_short_of_the_stated_power_names_the_replicates_that_reach_it():
+    """A given width keeps the z-test at its power: at 20 replicates of width 1000 on x1 − 2x2 the power is below
+    DETECTION_PROBABILITY, the pass is INCONCLUSIVE and names the replicates; at those the power is reached."""
+    poly, v = FEW_DIRECTIONS[0]
+    check = rep.check_unbiasedness(poly, v, width=1000, replicates=20, test_points=100, seed=3)
+    named = re.search(r"about (\d+) replicates reach it", check.inconclusive)
+    assert check.verdict == "INCONCLUSIVE" and named and check.notes["power"] < rep.DETECTION_PROBABILITY
+    again = rep.check_unbiasedness(poly, v, width=1000, replicates=int(named[1]), test_points=100, seed=3)
+    assert again.notes["power"] >= rep.DETECTION_PROBABILITY and again.verdict == "PASSED", again.report()
+
+
+# Issue 26's "in-class held-out polynomials in d = 3…7 get PASSED from both checks at the stated budget", for each of
+# the three builds. The budget is UNBIASED_MAX_POOLED_WIDTH pooled neurons and nnproofs.budget.work() operations; what
+# a polynomial needs is exact before sampling (4r <= 0.1), and the sphere-weight build's need grows with d.
+BUILDS = [rep.sharpened_representation, rep.explicit_representation, rep.explicit_sphere_representation]
+
+
+def _degree_five(d):
+    v = sympy.symbols(f"x1:{d + 1}", real=True)
+    return rep.ridge_polynomial(v, (1, 2, 3, 4, 5), seed=40 + d, constant=0.3), v
+
+
+def _needed(build, poly, v):
+    built = build(poly, v)
+    return built.predicted_mse(1) / (built.target_variance() * R_TARGET**2)
+
+
+@pytest.mark.parametrize("d", [3, pytest.param(4, marks=pytest.mark.slow), pytest.param(5, marks=pytest.mark.slow),
+                               pytest.param(6, marks=pytest.mark.slow), 7])
+def test_held_out_degree_five_polynomials_need_less_than_the_budget_with_every_build(d):
+    """Degrees 1-5 with unit Fischer norms need at most 4 million pooled neurons with every build (sphere weights:
+    0.6 in d = 3 rising to 3.8 in d = 7), a quarter of the budget; parts of degree 6 need up to 57 million (sphere
+    weights, d = 7), beyond it, and are INCONCLUSIVE naming the factor."""
+    poly, v = _degree_five(d)
+    needs = {build: _needed(build, poly, v) for build in BUILDS}
+    assert max(needs.values()) <= rep.UNBIASED_MAX_POOLED_WIDTH / 4
+    if d == 7:
+        assert needs[rep.explicit_sphere_representation] > 4 * _needed(rep.explicit_sphere_representation,
+                                                                        *_degree_five(3))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("d", [3, 4, 5, 6, 7])
+def test_held_out_polynomials_pass_both_checks_with_every_build(d):
+    poly, v = _degree_five(d)
+    for build in BUILDS:
+        for seed in (900, 901):
+            check = rep.check_unbiasedness(poly, v, test_points=100, seed=seed, build=build)
+            assert check.verdict == "PASSED", (build.__name__, seed, check.report())
+            rate = rep.check_monte_carlo_rate(poly, v, ns=rep.default_ns(), replicates=20, seed=seed, build=build)
+            assert rate.verdict == "PASSED", (build.__name__, seed, rate.report())

@@ -11,7 +11,8 @@ The public API, by the chapter's labels:
   (:func:`funk_hecke_eigenvalue`);
 * ``prop-explicit-bound`` (the Gaussian explicit kernel is the projection of the sharpened one):
   :func:`check_explicit_kernel_bound`;
-* ``thm-monte-carlo``: :func:`check_monte_carlo_rate`, :func:`check_unbiasedness` (both read :func:`heavy_tail`),
+* ``thm-monte-carlo``: :func:`check_monte_carlo_rate`, :func:`check_unbiasedness` (both read :func:`heavy_tail`;
+  the second states its power, :func:`detection_power`),
   :func:`check_dimension_stability`, :func:`compare_constants`; the second moments of :mod:`.moments`
   (:func:`radial_second_moment`, :func:`sphere_weight_moment`, :func:`dimension_free_constant`,
   :func:`dimension_free_limit`);
@@ -28,6 +29,7 @@ The public API, by the chapter's labels:
 from . import claims, neurons, symbolic
 from .checks import (
     DETECTION_LIMIT,
+    DETECTION_PROBABILITY,
     DETECTION_RESOLUTIONS,
     FAILURE_MAX_RESOLUTION,
     FAILURE_MEDIAN_MIN,
@@ -46,6 +48,7 @@ from .checks import (
     check_monte_carlo_rate,
     check_unbiasedness,
     compare_constants,
+    detection_power,
     heavy_tail,
     markov_median_limit,
 )
@@ -91,6 +94,7 @@ __all__ = [
     "BETA_OVER_SIGMA",
     "CHAPTER",
     "DETECTION_LIMIT",
+    "DETECTION_PROBABILITY",
     "DETECTION_RESOLUTIONS",
     "FAILURE_MAX_RESOLUTION",
     "FAILURE_MEDIAN_MIN",
@@ -121,6 +125,7 @@ __all__ = [
     "default_replicates",
     "default_target",
     "default_unbiasedness_sizes",
+    "detection_power",
     "dimension_free_constant",
     "dimension_free_limit",
     "explicit_representation",
