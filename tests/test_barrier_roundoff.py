@@ -304,3 +304,31 @@ def test_joints_and_function_exactness_are_decided_the_same_in_any_units(loss, n
             assert report.verdict == ("PASSED" if control == "honest" else "FAILED"), (name, k, control)
             if control == "honest":
                 assert max(s.joint for s in report.segments) == 0.0
+
+
+def test_a_dead_unit_with_a_huge_output_weight_does_not_widen_function_exactness():
+    """Inside a detour through a unit dead on the data (``w·x_i < 0`` for every sample) with ``a = 1e16``, two
+    transfers move 10% of the largest output weight onto another direction and back. The round-off scale of f
+    counted ``|a_j||w_j·x_i|`` of that unit too (1e16), so the transfers passed as function-exact; an inactive
+    unit adds an exact 0 to f, so the scale is ``Σ_j |a_j| σ(w_j·x_i)`` and they fail."""
+    A, B, x, y = _units_pair(2, 8)
+    x = x.abs()  # every sample in the positive quadrant: a row along −(1, 1) is dead on the data
+    path = barrier.constructive_path(A, B, x, cover="grid")
+    i = path.kinds.index("bridge")
+    W, a = path.segments[i].W1, path.segments[i].a1
+    dead = int((a == 0).nonzero()[0])
+    W_dead, a_far = W.clone(), a.clone()
+    W_dead[dead], a_far[dead] = -torch.ones(2, dtype=D) / 2**0.5, 1e16
+    source = int(a.abs().argmax())
+    target = int(((W @ W[source]) < 0.5 * W.norm(dim=1) * W[source].norm()).nonzero()[0])
+    moved = a_far.clone()
+    moved[target], moved[source] = moved[target] + 0.1 * a[source], 0.9 * a[source]
+    detour = (Segment("free", "bridge", W, a, W_dead, a), Segment("bridge", "bridge", W_dead, a, W_dead, a_far),
+              Segment("transfer", "bridge", W_dead, a_far, W_dead, moved),
+              Segment("transfer", "bridge", W_dead, moved, W_dead, a_far),
+              Segment("bridge", "bridge", W_dead, a_far, W_dead, a), Segment("free", "bridge", W_dead, a, W, a))
+    report = barrier.audit(Path(path.segments[:i + 1] + detour + path.segments[i + 1:], path.moments), x, y, A=A,
+                           B=B, loss="huber", lam=0.0, points_per_segment=3)
+    transfers = report.segments[i + 3:i + 5]
+    assert report.joined and min(s.function_change for s in transfers) > 1e-3, report.report()
+    assert report.verdict == "FAILED"

@@ -163,7 +163,7 @@ def _check_fields(path: Path) -> None:
 
 def _sampled(path: Path, x, y, loss: str, lam: float, points_per_segment: int, refine: bool = False):
     """Parameters, function and cost at ``points_per_segment`` times per segment (``2p − 1`` nested ones when
-    ``refine``: the coarse samples are every other one, and each segment's ``max_{t,i} Σ_j |a_j||w_j·x_i|``
+    ``refine``: the coarse samples are every other one, and each segment's ``max_{t,i} Σ_j |a_j| σ(w_j·x_i)``
     comes last)."""
     if not isinstance(path, Path):
         raise TypeError(f"path must be a Path, got {type(path).__name__}")
@@ -321,9 +321,9 @@ class SegmentAudit:
     """What one segment promises and what it did on the data.
 
     ``function_change``: ``max_{t,i} |f_t(x_i) − f_0(x_i)|`` relative to the output scale
-    ``max_i Σ_j |a_j||w_j·x_i|`` over ``A``, ``B`` and the segment's own parameters (what float64 round-off of
-    ``f`` is proportional to, with no floor: the units of the network do not matter; exact kinds must keep it
-    ≤ ``FUNCTION_ATOL``);
+    ``max_i Σ_j |a_j| σ(w_j·x_i)`` over ``A``, ``B`` and the segment's own parameters (what float64 round-off of
+    ``f`` is proportional to: an inactive unit adds an exact 0, however large its ``a_j``; no floor, so the units
+    of the network do not matter; exact kinds must keep it ≤ ``FUNCTION_ATOL``);
     ``excess``: how far the cost went above its promised bound, which is ``allowed`` (round-off
     :func:`cost_roundoff`, plus the merge certificate for merge segments), in the segment's forward
     direction; ``largest_norm``: ``max_{t,j} ‖w_j(t)‖`` (feasibility, ``≤ 1 + FEASIBILITY_RTOL``);
@@ -627,7 +627,7 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
     WA, aA, WB, aB = (t.to(x.device) for t in (WA, aA, WB, aB))
     caps = (max(float(W.norm(dim=1).max()) for W in (WA, WB)), max(float(a.abs().max()) for a in (aA, aB)))
     f_ends = [_values(W[None], a[None], x, y, loss_fn, lam)[0][0] for W, a in ((WA, aA), (WB, aB))]
-    output_scale = max(float(((x @ W.T).abs() * a.abs()).sum(dim=1).max()) for W, a in ((WA, aA), (WB, aB)))
+    output_scale = max(float((torch.relu(x @ W.T) * a.abs()).sum(dim=1).max()) for W, a in ((WA, aA), (WB, aB)))
     moved = [0.0, 0.0]
     results, bounds = [], []
     for i, segment in enumerate(path.segments):
