@@ -3,6 +3,9 @@ the joint test or the round-off allowance, and the evaluation must be the plain 
 
 from __future__ import annotations
 
+import dataclasses
+import math
+
 import pytest
 import torch
 
@@ -222,3 +225,110 @@ def test_small_rows_within_range_and_zero_rows_are_audited(scale, output):
     for cover in barrier.COVERS:
         report = barrier.audit(barrier.constructive_path(A, B, x, cover=cover), x, y, A=A, B=B, loss="huber", lam=0.0)
         assert report.verdict == "PASSED", report.report()
+
+
+# ---- session 7: every tolerance relative to the quantities' own scale, whatever the network's units ----------
+
+def _units_pair(n: int, m: int, *, x_scale: float = 1.0, W_scale: float = 1.0, a_scale: float = 1.0):
+    """A pair of width ``m`` in dimension ``n`` (rows of norm 0.2 to 0.8) and data in a cube, with the data, the
+    rows of W or the output weights multiplied by the given powers of two (exact in float64)."""
+    g = torch.Generator().manual_seed(40 + n)
+    nets = []
+    for _ in range(2):
+        W = torch.nn.functional.normalize(torch.randn(m, n, generator=g, dtype=D), dim=1)
+        W = W * (0.2 + 0.6 * torch.rand(m, 1, generator=g, dtype=D))
+        nets.append((W * W_scale, torch.randn(m, generator=g, dtype=D) * a_scale))
+    x = 2 * torch.rand(3 * m, n, generator=g, dtype=D) - 1
+    return nets[0], nets[1], x * x_scale, torch.cos(x[:, 0] + 2 * x[:, -1])
+
+
+def _turned(W: torch.Tensor, angle: float) -> torch.Tensor:
+    """Every row of ``W`` turned by ``angle`` radians towards another axis, its norm kept."""
+    other = torch.roll(W, 1, dims=1)
+    other = other - (other * W).sum(1, keepdim=True) / W.norm(dim=1, keepdim=True) ** 2 * W
+    other = other / other.norm(dim=1, keepdim=True) * W.norm(dim=1, keepdim=True)
+    return math.cos(angle) * W + math.sin(angle) * other
+
+
+def _with_transfers(path: Path, fraction: float) -> Path:
+    """Two transfer segments (W fixed, a line: the form of a function-exact kind) after the bridge's start that
+    move ``fraction`` of the largest output weight onto a unit of another direction and back: f changes on the
+    data by about that fraction of its scale, so neither segment is function-exact."""
+    i = path.kinds.index("bridge")
+    W, a = path.segments[i].W0, path.segments[i].a0
+    source = int(a.abs().argmax())
+    target = int(((W @ W[source]) < 0.5 * W.norm(dim=1) * W[source].norm()).nonzero()[0])
+    moved = a.clone()
+    moved[target] += fraction * a[source]
+    moved[source] -= fraction * a[source]
+    transfers = (Segment("transfer", "bridge", W, a, W, moved), Segment("transfer", "bridge", W, moved, W, a))
+    return Path(path.segments[:i] + transfers + path.segments[i:], path.moments, path.info)
+
+
+def _near_misses(path: Path, A, B, x):
+    """The honest path and its near misses: a joint where the bridge's output weights jump by 1e-10 of their
+    size, a path from a copy of A with every row turned by 1e-10 rad, and transfers that move f by 1e-6."""
+    i = path.kinds.index("bridge")
+    jumped = dataclasses.replace(path.segments[i], a0=path.segments[i].a0 * (1 + 1e-10))
+    return {"honest": path,
+            "bridge starts off by 1e-10": Path(path.segments[:i] + (jumped,) + path.segments[i + 1:], path.moments),
+            "starts at A turned by 1e-10 rad": barrier.constructive_path((_turned(A[0], 1e-10), A[1]), B, x,
+                                                                         cover="grid"),
+            "transfers move f by 1e-6": _with_transfers(path, 1e-6)}
+
+
+def _decisions(report) -> tuple[bool, bool]:
+    """Continuity and function-exactness, the decisions whose tolerances are relative."""
+    return report.joined, all(s.function_change <= barrier.FUNCTION_ATOL for s in report.segments if s.exact)
+
+
+UNITS = [("x", k) for k in (-40, -17, 23, 40)] + [("W", k) for k in (-40, -9)] + [("a", k) for k in (-40, -31, 12, 40)]
+
+
+@pytest.mark.parametrize("loss, n, m", [("huber", 3, 9), ("bce", 4, 7)])
+def test_joints_and_function_exactness_are_decided_the_same_in_any_units(loss, n, m):
+    """A review found 16 wrong verdicts below unit size: a joint may jump by 1e-15 in absolute terms (bridge
+    output weights of size 1e-12 jumping by 1e-9 of themselves, rows of norm 1e-9 turned by 1e-9 rad), and a
+    transfer at output weights of 1e-11 moved f by more than |f| itself as 'function-exact'. The data, the rows
+    of W (down: ‖w_j‖ ≤ 1) or the output weights multiplied by 2^k, k from −40 to 40, change no decision: the
+    honest path PASSES with every joint exact, each near miss fails on continuity or on exactness."""
+    expected = {"honest": (True, True), "bridge starts off by 1e-10": (False, True),
+                "starts at A turned by 1e-10 rad": (False, True), "transfers move f by 1e-6": (True, False)}
+    for name, k in [("x", 0)] + UNITS:
+        factors = {"x_scale": 1.0, "W_scale": 1.0, "a_scale": 1.0, f"{name}_scale": 2.0**k}
+        A, B, x, y = _units_pair(n, m, **factors)
+        y = y if loss == "huber" else (y > 0).to(D)
+        for control, path in _near_misses(barrier.constructive_path(A, B, x, cover="grid"), A, B, x).items():
+            report = barrier.audit(path, x, y, A=A, B=B, loss=loss, lam=1e-3, points_per_segment=3)
+            assert _decisions(report) == expected[control], (name, k, control, report.report())
+            assert report.verdict == ("PASSED" if control == "honest" else "FAILED"), (name, k, control)
+            if control == "honest":
+                assert max(s.joint for s in report.segments) == 0.0
+
+
+def test_a_dead_unit_with_a_huge_output_weight_does_not_widen_function_exactness():
+    """Inside a detour through a unit dead on the data (``w·x_i < 0`` for every sample) with ``a = 1e16``, two
+    transfers move 10% of the largest output weight onto another direction and back. The round-off scale of f
+    counted ``|a_j||w_j·x_i|`` of that unit too (1e16), so the transfers passed as function-exact; an inactive
+    unit adds an exact 0 to f, so the scale is ``Σ_j |a_j| σ(w_j·x_i)`` and they fail."""
+    A, B, x, y = _units_pair(2, 8)
+    x = x.abs()  # every sample in the positive quadrant: a row along −(1, 1) is dead on the data
+    path = barrier.constructive_path(A, B, x, cover="grid")
+    i = path.kinds.index("bridge")
+    W, a = path.segments[i].W1, path.segments[i].a1
+    dead = int((a == 0).nonzero()[0])
+    W_dead, a_far = W.clone(), a.clone()
+    W_dead[dead], a_far[dead] = -torch.ones(2, dtype=D) / 2**0.5, 1e16
+    source = int(a.abs().argmax())
+    target = int(((W @ W[source]) < 0.5 * W.norm(dim=1) * W[source].norm()).nonzero()[0])
+    moved = a_far.clone()
+    moved[target], moved[source] = moved[target] + 0.1 * a[source], 0.9 * a[source]
+    detour = (Segment("free", "bridge", W, a, W_dead, a), Segment("bridge", "bridge", W_dead, a, W_dead, a_far),
+              Segment("transfer", "bridge", W_dead, a_far, W_dead, moved),
+              Segment("transfer", "bridge", W_dead, moved, W_dead, a_far),
+              Segment("bridge", "bridge", W_dead, a_far, W_dead, a), Segment("free", "bridge", W_dead, a, W, a))
+    report = barrier.audit(Path(path.segments[:i + 1] + detour + path.segments[i + 1:], path.moments), x, y, A=A,
+                           B=B, loss="huber", lam=0.0, points_per_segment=3)
+    transfers = report.segments[i + 3:i + 5]
+    assert report.joined and min(s.function_change for s in transfers) > 1e-3, report.report()
+    assert report.verdict == "FAILED"

@@ -16,14 +16,15 @@ from .losses import PROBE_RESOLUTION, get_loss, proof_of, verified_for
 from .model import FEASIBILITY_RTOL, _data, _lam, _values, _values_at, as_pair
 from .paths import EXACT_KINDS, Path, Segment, form_problem
 
-FUNCTION_ATOL = 1e-10  # function-exact segments: |f_t − f_0| ≤ this, relative to the output scale (round-off ~1e-14)
+FUNCTION_ATOL = 1e-10  # function-exact segments and joints: |f_t − f_0| ≤ this times the output scale, with no
+#   floor (round-off ~1e-14 of it)
 COST_ATOL = 1e-12  # the optimised baselines stop when their barrier is below this (baselines.py)
 UNIT_ROUNDOFF = 2.0**-53  # u: float64 rounds every operation to a relative error of at most this
 OUTPUT_RTOL = 1e-14  # merge keeps a (bit for bit: a line keeps equal coordinates), spherize keeps a_j‖w_j‖ up
 #   to a few ulps of the rescaling
-JOINT_RTOL = 1e-15  # parameters where two segments meet, and at the path's ends against A and B: each equal up to
-#   this times max(1, its own size), a size capped at A's and B's largest parameter (_gap; the constructive path's
-#   joints are exact: 0 in every test)
+JOINT_RTOL = 1e-15  # parameters where two segments meet, and at the path's ends against A and B: each unit's row
+#   w_j and output weight a_j equal up to this (4.5 ulps) times its own size, a size capped at the largest of its
+#   tensor in A and B (_gap; the constructive path's joints are exact: 0 in every test)
 SAMPLING_RTOL = 0.01  # reported, not decided on: doubling the samples raised the sampled peaks by at most this
 #   fraction of max(certificate, |barrier|) (the verdict rests on the guarantees' upper bound instead)
 SIDE_ORDER = {"A": 0, "bridge": 1, "B": 2}  # the proof's order: A's steps, the bridge, B's steps reversed
@@ -162,7 +163,7 @@ def _check_fields(path: Path) -> None:
 
 def _sampled(path: Path, x, y, loss: str, lam: float, points_per_segment: int, refine: bool = False):
     """Parameters, function and cost at ``points_per_segment`` times per segment (``2p − 1`` nested ones when
-    ``refine``: the coarse samples are every other one, and each segment's ``max_{t,i} Σ_j |a_j||w_j·x_i|``
+    ``refine``: the coarse samples are every other one, and each segment's ``max_{t,i} Σ_j |a_j| σ(w_j·x_i)``
     comes last)."""
     if not isinstance(path, Path):
         raise TypeError(f"path must be a Path, got {type(path).__name__}")
@@ -320,8 +321,9 @@ class SegmentAudit:
     """What one segment promises and what it did on the data.
 
     ``function_change``: ``max_{t,i} |f_t(x_i) − f_0(x_i)|`` relative to the output scale
-    ``max(1, max_i Σ_j |a_j||w_j·x_i|)`` over ``A``, ``B`` and the segment's own parameters (what float64
-    round-off of ``f`` is proportional to; exact kinds must keep it ≤ ``FUNCTION_ATOL``);
+    ``max_i Σ_j |a_j| σ(w_j·x_i)`` over ``A``, ``B`` and the segment's own parameters (what float64 round-off of
+    ``f`` is proportional to: an inactive unit adds an exact 0, however large its ``a_j``; no floor, so the units
+    of the network do not matter; exact kinds must keep it ≤ ``FUNCTION_ATOL``);
     ``excess``: how far the cost went above its promised bound, which is ``allowed`` (round-off
     :func:`cost_roundoff`, plus the merge certificate for merge segments), in the segment's forward
     direction; ``largest_norm``: ``max_{t,j} ‖w_j(t)‖`` (feasibility, ``≤ 1 + FEASIBILITY_RTOL``);
@@ -329,8 +331,9 @@ class SegmentAudit:
     ``max_{t,j} |a_j(t)‖w_j(t)‖ − a_j(0)‖w_j(0)‖|``, relative to the largest of its values at ``t = 0`` (the
     certificate's argument holds ``a`` fixed while the directions move; ``≤ OUTPUT_RTOL``), 0 elsewhere.
     ``joint``: the largest parameter gap between this segment's start and the previous segment's end (for
-    the first segment, the path's start and ``A``; the last adds its end against ``B``), each parameter
-    relative to ``max(1, min(its size, largest |parameter| of A and B))`` (:func:`_gap`), ``≤ JOINT_RTOL``;
+    the first segment, the path's start and ``A``; the last adds its end against ``B``), each row ``w_j`` and
+    output weight ``a_j`` relative to its own size, capped at its tensor's largest in A and B (:func:`_gap`),
+    ``≤ JOINT_RTOL``;
     ``function_jump``: ``max_i |f(x_i)|`` gap there, relative to the output scale over ``A``, ``B`` and both
     sides' parameters (``≤ FUNCTION_ATOL``); ``form``: :func:`form_problem` (``""`` when the segment has its form).
     """
@@ -622,9 +625,9 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
     roundoff = _roundoff(c, Ws, As, x, lipschitz, lam)
     _, y = _data(x, y, loss=loss)
     WA, aA, WB, aB = (t.to(x.device) for t in (WA, aA, WB, aB))
-    size = max(float(t.abs().max()) for t in (WA, aA, WB, aB))
+    caps = (max(float(W.norm(dim=1).max()) for W in (WA, WB)), max(float(a.abs().max()) for a in (aA, aB)))
     f_ends = [_values(W[None], a[None], x, y, loss_fn, lam)[0][0] for W, a in ((WA, aA), (WB, aB))]
-    output_scale = max(1.0, *(float(((x @ W.T).abs() * a.abs()).sum(dim=1).max()) for W, a in ((WA, aA), (WB, aB))))
+    output_scale = max(float((torch.relu(x @ W.T) * a.abs()).sum(dim=1).max()) for W, a in ((WA, aA), (WB, aB)))
     moved = [0.0, 0.0]
     results, bounds = [], []
     for i, segment in enumerate(path.segments):
@@ -632,12 +635,11 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
         # round-off of f along the segment and at its joints: its own parameters' scale too (units orthogonal to
         # the data at A and B can carry large output weights inside the path)
         scale = max(output_scale, own_scales[i])
-        gaps = [_gap(Ws[i, 0], before[0], size), _gap(As[i, 0], before[1], size)]
-        jump = float((f[i, 0] - before[2]).abs().max()) / max(scale, own_scales[i - 1] if i else 0.0)
+        joint = _gap(Ws[i, 0], As[i, 0], before[0], before[1], caps)
+        jump = _relative(f[i, 0] - before[2], max(scale, own_scales[i - 1] if i else 0.0))
         if i == len(path.segments) - 1:
-            gaps += [_gap(Ws[i, -1], WB, size), _gap(As[i, -1], aB, size)]
-            jump = max(jump, float((f[i, -1] - f_ends[1]).abs().max()) / scale)
-        joint = max(gaps)
+            joint = max(joint, _gap(Ws[i, -1], As[i, -1], WB, aB, caps))
+            jump = max(jump, _relative(f[i, -1] - f_ends[1], scale))
         step = float((segment.a0.abs() * (segment.W1 - segment.W0).norm(dim=1)).sum())
         if segment.kind == "merge":
             moved[0 if segment.side == "A" else 1] += step
@@ -648,7 +650,7 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
             largest = float(kept[0].abs().max())
             output_change = float((kept - kept[0]).abs().max()) / largest if largest > 0 else 0.0
         fi, ci = (f[i].flip(0), c[i].flip(0)) if segment.reverse else (f[i], c[i])  # forward direction
-        change = float((fi - fi[0]).abs().max()) / scale
+        change = _relative(fi - fi[0], scale)
         if segment.kind in ("prune", "spherize"):
             excess = float((ci[1:] - ci[:-1]).max())
         elif segment.kind in ("consolidate", "merge"):
@@ -688,12 +690,22 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
                  lipschitz * mean_norm * max(path.moments))
 
 
-def _gap(p: torch.Tensor, q: torch.Tensor, limit: float) -> float:
-    """``max_k |p_k − q_k| / max(1, min(max(|p_k|, |q_k|), limit))``: each parameter against its own size (a
-    large parameter elsewhere must not hide a gap), but never a size beyond ``limit``, the largest parameter
-    of ``A`` and ``B`` (a detour through huge weights must not hide one either)."""
-    scale = torch.maximum(p.abs(), q.abs()).clamp_max(limit).clamp_min(1.0)
-    return float(((p - q).abs() / scale).max())
+def _gap(W: torch.Tensor, a: torch.Tensor, W_other: torch.Tensor, a_other: torch.Tensor,
+         caps: tuple[float, float]) -> float:
+    """``max_j`` of ``‖w_j − w'_j‖ / min(max(‖w_j‖, ‖w'_j‖), caps[0])`` and ``|a_j − a'_j| / min(max(|a_j|,
+    |a'_j|), caps[1])``: each unit's row and output weight against its own size (a large parameter elsewhere,
+    or a choice of units, must not hide a gap), but never a size beyond its tensor's largest in ``A`` and ``B``
+    (a detour through huge weights must not hide one either); two zeros have gap 0."""
+    rows = [((W - W_other).norm(dim=1), torch.maximum(W.norm(dim=1), W_other.norm(dim=1)), caps[0]),
+            ((a - a_other).abs(), torch.maximum(a.abs(), a_other.abs()), caps[1])]
+    return max(_relative(gap, size.clamp_max(cap)) for gap, size, cap in rows)
+
+
+def _relative(difference: torch.Tensor, scale) -> float:
+    """``max |difference| / scale`` elementwise (``scale`` a tensor or a float), a zero difference counting 0
+    at any scale (a function or parameter that is 0 on both sides has not moved)."""
+    difference = difference.abs()
+    return float(torch.where(difference > 0, difference / scale, 0.0).max())
 
 
 def _bound(kind: str, start: float, end: float, lipschitz_step: float) -> float:

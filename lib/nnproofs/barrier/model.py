@@ -349,8 +349,8 @@ def cost(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor, y: torch.Tensor, *, 
 
 def _values(W, a, x, y, loss: Loss, lam: float, *, reach: bool = False):
     """Function values ``(T, N)`` and costs ``(T,)`` of ``T`` parameter sets, in memory-bounded chunks; with
-    ``reach``, also ``max_i Σ_j |a_j||w_j·x_i|`` per set ``(T,)``, the scale of ``f``'s round-off, from the same
-    pre-activations."""
+    ``reach``, also ``max_i Σ_j |a_j| σ(w_j·x_i)`` per set ``(T,)``, the scale of ``f``'s round-off, from the same
+    pre-activations (a unit inactive at ``x_i`` adds an exact 0 there, however large its ``a_j``)."""
     _refuse_overflow(W, a, x, y, loss, lam)
     chunk = max(1, CHUNK_ELEMENTS.get(W.device.type, CHUNK_ELEMENTS["cpu"]) // (W.shape[-2] * x.shape[0]))
     fs, cs, rs = [], [], []
@@ -361,7 +361,7 @@ def _values(W, a, x, y, loss: Loss, lam: float, *, reach: bool = False):
             fs.append(f)
             cs.append(loss(f, y).mean(-1) + lam * ac.abs().sum(-1))
             if reach:
-                rs.append(torch.matmul(ac.abs().unsqueeze(-2), pre.abs()).squeeze(-2).amax(-1))
+                rs.append(torch.matmul(ac.abs().unsqueeze(-2), torch.relu(pre)).squeeze(-2).amax(-1))
     values = torch.cat(fs), torch.cat(cs)
     return (*values, torch.cat(rs)) if reach else values
 
@@ -372,9 +372,10 @@ def _values_at(W, a, x, y, loss: Loss, lam: float, *, reach: bool = False):
     _refuse_overflow(W, a, x, y, loss, lam)
     with torch.no_grad():
         pre = torch.matmul(W, x.T)
-        f = torch.matmul(a, torch.relu(pre))
+        active = torch.relu(pre)
+        f = torch.matmul(a, active)
         values = f, loss(f, y).mean(-1) + lam * a.abs().sum(-1)
-        return (*values, torch.matmul(a.abs(), pre.abs()).amax(-1)) if reach else values
+        return (*values, torch.matmul(a.abs(), active).amax(-1)) if reach else values
 
 
 def _refuse_overflow(W, a, x, y, loss: Loss, lam: float) -> None:
