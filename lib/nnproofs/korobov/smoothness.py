@@ -489,10 +489,10 @@ def lattice_hole(d: int) -> tuple[torch.Tensor, float]:
     Returns
     -------
     centre : torch.Tensor
-        ``(d,)`` float64: the lattice corner :math:`\\lfloor k/3\\rceil/k` in every coordinate, at distance
+        ``(d,)`` float64: the lattice corner :math:`\\mathrm{round}(k/3)/k` in every coordinate, at distance
         :math:`R_d` from every lattice line.
     radius : float
-        :math:`R_d`, with :math:`k = \\max\\{k : k^{d-1} \\le` ``LATTICE_LINES`` :math:`\\}`.
+        :math:`R_d`, with :math:`k` the largest integer such that :math:`k^{d-1} \\le` ``LATTICE_LINES``.
 
     Notes
     -----
@@ -500,7 +500,9 @@ def lattice_hole(d: int) -> tuple[torch.Tensor, float]:
     other coordinates, so every point lies within :math:`R_d` of one of them, for every :math:`j`; a lattice corner
     attains :math:`R_d` for all :math:`j` at once. A kink on a sphere of radius :math:`r > R_d` is crossed by a line
     at distance at most :math:`R_d` from its centre, with a jump of slope :math:`2a\\sqrt{r^2 - R_d^2}` for
-    amplitude :math:`a`.
+    amplitude :math:`a`. :func:`read_class` requires the second differences on these lines to converge as a smooth
+    target's (ratio at most ``CONVERGENCE``), else INCONCLUSIVE: for :math:`r \\ge 1.25R_d` it reads such a kink
+    from :math:`a = 10^{-3}` under the chapter's targets (``tests/test_korobov_class.py``).
 
     Examples
     --------
@@ -511,6 +513,8 @@ def lattice_hole(d: int) -> tuple[torch.Tensor, float]:
     d = positive_int("d", d)
     if d < 2:
         raise ValueError(f"d={d} is not allowed: the lattice lines need d >= 2")
+    budget.refuse_beyond("d", d, cost=d * LATTICE_LINES * round(1 / COVER_STEPS[-1]) * d * EVALUATION_COST,
+                         limit=budget.work(), unit="multiply-adds")  # what reading f on the lattice lines costs
     side = _lattice_side(d)
     return torch.full((d,), round(side / 3) / side, dtype=torch.float64), math.sqrt(d - 1) / (2 * side)
 
@@ -712,7 +716,7 @@ def higher_mixed_convergence(f: Callable[[torch.Tensor], torch.Tensor], d: int,
     True
     """
     d = require_reading(f, d)
-    if orders not in {o for group in HIGHER_ORDERS.values() for o in group}:
+    if not isinstance(orders, tuple) or not any(orders == o for group in HIGHER_ORDERS.values() for o in group):
         raise ValueError(f"orders={orders!r} is not allowed; use (2, 2, 2) or (3, 3)")
     if d < len(orders):
         return [0.0] * len(HIGHER_STEPS), 0.0
