@@ -128,12 +128,13 @@ def test_mixed_differences_see_a_singular_mixed_derivative_that_the_pure_ones_mi
 
 def test_read_class_requires_every_order_up_to_m_and_the_mixed_reading():
     reading = read_class(CURVATURE_JUMPS["(x_1 - 1/e)_+^2"](2), d=2, m=3)
-    # orders 2 and 3, mixed, mixed of order (3, 2) and its convergence (D^(3,2) f has a Dirac mass on x_1 = 1/e),
-    # the convergence of order (3, 3) (D^(3,3) f = 0: the bubble is quadratic in x_2), mixed convergence (D^(2,2) f
-    # jumps across x_1 = 1/e: the mixed differences converge like a jump's)
-    assert list(reading.requirements.values()) == [True, False, True, False, False, True, False]
+    # orders 2 and 3, the lattice lines (f'' jumps: the second differences converge like a jump's), mixed, mixed of
+    # order (3, 2) and its convergence (D^(3,2) f has a Dirac mass on x_1 = 1/e), the convergence of order (3, 3)
+    # (D^(3,3) f = 0: the bubble is quadratic in x_2), mixed convergence (D^(2,2) f jumps across x_1 = 1/e: the mixed
+    # differences converge like a jump's)
+    assert list(reading.requirements.values()) == [True, False, False, True, False, False, True, False]
     reading = read_class(MIXED["|x_1 + x_d - 1|^3"], d=2, m=2)
-    assert list(reading.requirements.values()) == [True, False, False]
+    assert list(reading.requirements.values()) == [True, True, False, False]
     assert all(read_class(korobov_example(3), d=3, m=3).requirements.values())
 
 
