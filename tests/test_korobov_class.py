@@ -656,6 +656,5 @@ def test_in_class_targets_read_smooth_on_the_lattice_lines():
         "sin 4 pi x_1 sin 3 pi x_d": lambda x: torch.sin(4 * math.pi * x[:, 0]) * torch.sin(3 * math.pi * x[:, -1]),
         "|x_d - 0.7|^3 bubble": lambda x: (x[:, -1] - 0.7).abs() ** 3 * bubble(x),
     }
-    for d in (2, 5):
-        for name, f in own.items():
-            assert read_class(f, d=d, m=2).notes["lattice convergence ratio"] <= CONVERGENCE, (d, name)
+    for d, name in [(3, name) for name in own] + [(6, "narrow bump")]:
+        assert read_class(own[name], d=d, m=2).notes["lattice convergence ratio"] <= CONVERGENCE, (d, name)
