@@ -24,6 +24,8 @@ CASES = {
     "coordinate_differences": lambda: dict(f=korobov.korobov_example(2), d=2, order=2),
     "mixed_differences": lambda: dict(f=korobov.korobov_example(2), d=2),
     "mixed_convergence": lambda: dict(f=korobov.korobov_example(2), d=2),
+    "lattice_hole": lambda: dict(d=3),
+    "higher_mixed_convergence": lambda: dict(f=korobov.korobov_example(3), d=3, orders=(2, 2, 2)),
     "scaled_surplus_maxima": lambda: dict(interpolant=_interpolant()),
     "surplus_growth": lambda: dict(interpolant=_interpolant()),
     "error_trend": lambda: dict(f=korobov.korobov_example(2), interpolant=_interpolant()),

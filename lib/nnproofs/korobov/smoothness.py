@@ -2,7 +2,7 @@
 
 :func:`read_class` gives the requirements that :math:`f \\in X^m_\\infty` imposes and that can be read from
 :math:`f` itself; every public check calls it (the level check, Networks B and C, the derivative check).
-Six independent readings, the less favourable deciding:
+Seven independent readings, the less favourable deciding:
 
 * :func:`coordinate_differences`: :math:`M_r(h) = \\max|\\Delta^r_{h,j} f|/h^r` on lines along each
   coordinate, for every order :math:`r = 2, \\dots, m`, with steps that do not depend on any grid. Bounded
@@ -17,6 +17,9 @@ Six independent readings, the less favourable deciding:
   even under a smooth part that sets every maximum;
 * :func:`higher_mixed_convergence`: the same for the mixed orders no pair reads, :math:`(2, 2, 2)` over triples
   (:math:`d \\ge 3`) and :math:`(3, 3)` over pairs (:math:`m = 3`), from :math:`h = 0.04` to :math:`0.004`;
+* :func:`lattice_hole`: lines along each coordinate through a lattice of the others (``LATTICE_LINES`` per
+  coordinate), every point within :math:`R_d` of one; how the second differences converge on them, as on the
+  targeted lines, so that a kink on a sphere of radius above :math:`R_d` is crossed and read wherever it sits;
 * :func:`surplus_growth`: the hierarchical surpluses of a sparse grid of degree :math:`m - 1` decay like
   :math:`2^{-m|\\mathbf l|_1}`; they read every mixed order at once, but only through the grid's nodes;
 * :func:`error_trend`: the grid's own :math:`L_2` error normalised by the theorem's rate,
@@ -189,7 +192,7 @@ def require_reading(f: Callable, d) -> int:
         raise TypeError(f"f must be a callable of an (n, d) float64 tensor, got {type(f).__name__}")
     d = positive_int("d", d)
     pairs = d * (d - 1) // 2
-    evaluations = d * (LINES * round(1 / STEPS[-1]) + COVER_LINES * round(1 / COVER_STEPS[-1])) + (
+    evaluations = d * (LINES * round(1 / STEPS[-1]) + (COVER_LINES + LATTICE_LINES) * round(1 / COVER_STEPS[-1])) + (
         pairs * COVER_LINES * (1 + 2 * len(MIXED_STEPS)) * round(1 / MIXED_STEPS[-1]))
     budget.refuse_beyond("d", d, cost=evaluations * d * EVALUATION_COST, limit=budget.work(), unit="multiply-adds")
     return d
@@ -425,6 +428,7 @@ def coordinate_differences(f: Callable[[torch.Tensor], torch.Tensor], d: int,
 
 UNCONFIRMED = "unconfirmed"
 TARGETED = 64  # targeted lines per coordinate: through the sample points where the grid's error decays slowest
+LATTICE_LINES = 1024  # lattice lines per coordinate (d >= 2): every point within lattice_hole(d)'s radius of one
 
 
 def _slowest_points(f: Callable, interpolant: SparseGridInterpolant) -> tuple[tuple[float, ...], ...]:
@@ -442,24 +446,89 @@ def _slowest_points(f: Callable, interpolant: SparseGridInterpolant) -> tuple[tu
     return tuple(map(tuple, x[score.topk(min(TARGETED, samples)).indices].cpu().tolist()))
 
 
+def _line_convergence(f: Callable, d: int, j: int, positions: torch.Tensor, device: str) -> float:
+    """The largest ratio, over lines along :math:`x_j` through ``positions``, of :math:`\\max|D_{2h} - D_h|` at
+    :math:`h = 10^{-3}` to that at :math:`10^{-2}`, :math:`D_s` the second difference quotient centred at the same
+    points: :math:`O(h^2)`, about 0.01, for a smooth target; a kink on the line gives about 10 however large the
+    smooth part. Lines whose finer change is within 10 round-offs are not read (0 when none is)."""
+    spacing = COVER_STEPS[-1]
+    values = _values(f, _line_points(d, j, spacing, positions.shape[0], seed=j, positions=positions), device)
+    floor = 10 * 4 * 2.0**-52 * max(float(values.abs().max()), 1e-300) / spacing**2
+    change = []
+    for h in COVER_STEPS:
+        step = int(round(h / spacing))
+        fine, coarse = _difference(values, step, 2) / h**2, _difference(values, 2 * step, 2) / (2 * h) ** 2
+        change.append((coarse - fine[:, step: step + coarse.shape[1]]).abs().amax(1))
+    read = change[1] > floor
+    return float((change[1][read] / change[0][read].clamp(min=1e-300)).max()) if bool(read.any()) else 0.0
+
+
 def _targeted_convergence(f: Callable, d: int, device: str, through: tuple) -> float:
-    """The largest ratio, over the targeted lines, of :math:`\\max|D_{2h} - D_h|` at :math:`h = 10^{-3}` to that at
-    :math:`10^{-2}`, :math:`D_s` the second difference quotient centred at the same points: :math:`O(h^2)`, about
-    0.01, for a smooth target; a kink on the line gives about 10 however large the smooth part. Lines whose finer
-    change is within 10 round-offs are not read."""
-    spacing, ratio = COVER_STEPS[-1], 0.0
+    """:func:`_line_convergence` on the targeted lines along every coordinate, the largest deciding."""
     positions = torch.tensor(through, dtype=torch.float64)
+    return max(_line_convergence(f, d, j, positions, device) for j in range(d))
+
+
+def _lattice_side(d: int) -> int:
+    """The number :math:`k` of lattice lines per other coordinate: the largest with :math:`k^{d-1}` at most
+    ``LATTICE_LINES``."""
+    side = 1
+    while (side + 1) ** (d - 1) <= LATTICE_LINES:
+        side += 1
+    return side
+
+
+def lattice_hole(d: int) -> tuple[torch.Tensor, float]:
+    """The centre and radius :math:`R_d = \\sqrt{d - 1}/(2k)` of a largest ball that no lattice line crosses.
+
+    Parameters
+    ----------
+    d : int
+        Dimension, at least 2.
+
+    Returns
+    -------
+    centre : torch.Tensor
+        ``(d,)`` float64: the lattice corner :math:`\\mathrm{round}(k/3)/k` in every coordinate, at distance
+        :math:`R_d` from every lattice line.
+    radius : float
+        :math:`R_d`, with :math:`k` the largest integer such that :math:`k^{d-1} \\le` ``LATTICE_LINES``.
+
+    Notes
+    -----
+    The lattice lines along :math:`x_j` pass through the cell centres :math:`(\\mathbf i + \\tfrac12)/k` of the
+    other coordinates, so every point lies within :math:`R_d` of one of them, for every :math:`j`; a lattice corner
+    attains :math:`R_d` for all :math:`j` at once. A kink on a sphere of radius :math:`r > R_d` is crossed by a line
+    at distance at most :math:`R_d` from its centre, with a jump of slope :math:`2a\\sqrt{r^2 - R_d^2}` for
+    amplitude :math:`a`. :func:`read_class` requires the second differences on these lines to converge as a smooth
+    target's (ratio at most ``CONVERGENCE``), else INCONCLUSIVE: for :math:`r \\ge 1.25R_d` it reads such a kink
+    from :math:`a = 10^{-3}` under the chapter's targets (``tests/test_korobov_class.py``).
+
+    Examples
+    --------
+    >>> from nnproofs import korobov
+    >>> round(korobov.lattice_hole(3)[1], 4)
+    0.0221
+    """
+    d = positive_int("d", d)
+    if d < 2:
+        raise ValueError(f"d={d} is not allowed: the lattice lines need d >= 2")
+    budget.refuse_beyond("d", d, cost=d * LATTICE_LINES * round(1 / COVER_STEPS[-1]) * d * EVALUATION_COST,
+                         limit=budget.work(), unit="multiply-adds")  # what reading f on the lattice lines costs
+    side = _lattice_side(d)
+    return torch.full((d,), round(side / 3) / side, dtype=torch.float64), math.sqrt(d - 1) / (2 * side)
+
+
+def _lattice_convergence(f: Callable, d: int, device: str) -> float:
+    """:func:`_line_convergence` on the lattice lines along every coordinate (:func:`lattice_hole`), the largest
+    deciding."""
+    side = _lattice_side(d)
+    centres = (torch.arange(side, dtype=torch.float64) + 0.5) / side
+    ratio = 0.0
     for j in range(d):
-        values = _values(f, _line_points(d, j, spacing, positions.shape[0], seed=j, positions=positions), device)
-        floor = 10 * 4 * 2.0**-52 * max(float(values.abs().max()), 1e-300) / spacing**2
-        change = []
-        for h in COVER_STEPS:
-            step = int(round(h / spacing))
-            fine, coarse = _difference(values, step, 2) / h**2, _difference(values, 2 * step, 2) / (2 * h) ** 2
-            change.append((coarse - fine[:, step: step + coarse.shape[1]]).abs().amax(1))
-        read = change[1] > floor
-        if bool(read.any()):
-            ratio = max(ratio, float((change[1][read] / change[0][read].clamp(min=1e-300)).max()))
+        positions = torch.zeros(side ** (d - 1), d, dtype=torch.float64)
+        positions[:, [k for k in range(d) if k != j]] = torch.cartesian_prod(*[centres] * (d - 1)).reshape(-1, d - 1)
+        ratio = max(ratio, _line_convergence(f, d, j, positions, device))
     return ratio
 
 
@@ -647,7 +716,7 @@ def higher_mixed_convergence(f: Callable[[torch.Tensor], torch.Tensor], d: int,
     True
     """
     d = require_reading(f, d)
-    if orders not in {o for group in HIGHER_ORDERS.values() for o in group}:
+    if not isinstance(orders, tuple) or not any(orders == o for group in HIGHER_ORDERS.values() for o in group):
         raise ValueError(f"orders={orders!r} is not allowed; use (2, 2, 2) or (3, 3)")
     if d < len(orders):
         return [0.0] * len(HIGHER_STEPS), 0.0
@@ -902,6 +971,7 @@ def read_class(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, m: int,
         One requirement per reading (:func:`coordinate_differences` of each order,
         :func:`mixed_differences` and :func:`mixed_convergence` for :math:`d \\ge 2`,
         :func:`higher_mixed_convergence` where :math:`d` has the coordinates of its orders,
+        the lattice lines' convergence (:func:`lattice_hole`) for :math:`d \\ge 2`,
         :func:`surplus_growth` and :func:`error_trend`), all of them required.
 
     Notes
@@ -967,6 +1037,15 @@ def read_class(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, m: int,
                     f"{COVER_STEPS[0]:g}")
         notes["targeted convergence ratio"] = ratio
     if d >= 2:
+        ratio, radius = _cached(_lattice_convergence, f, d, str(book_device.device())), lattice_hole(d)[1]
+        key = (f"f in the class wherever it sits: on {_lattice_side(d) ** (d - 1)} lattice lines along each coordinate "
+               f"(every point within {radius:.3g} of one) the second differences converge as a smooth target's "
+               f"(max|D_2h − D_h| falls to at most {CONVERGENCE:.3g} of itself from h = {COVER_STEPS[0]:g} to "
+               f"{COVER_STEPS[1]:g})")
+        convergence(key, ratio, f"on the lattice lines the second differences still change at h = {COVER_STEPS[1]:g} "
+                    f"(max|D_2h − D_h| falls to {ratio:.3g} of itself over a decade, a smooth target's to 0.01): a "
+                    f"kink on a line, or a feature narrower than {COVER_STEPS[0]:g}")
+        notes["lattice convergence ratio"] = ratio
         maxima, growth, decade = mixed_differences(f, d)
         key = (f"f in the class, on any grid: max|Δ²_(h,i) Δ²_(h,j) f|/h⁴ over pairs i < j grows by at most "
                f"{DIFFERENCE_GROWTH:g} over its finest resolved decade of h")
