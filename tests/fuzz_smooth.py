@@ -50,6 +50,7 @@ CASES = {
     "padded_network": lambda: dict(_BUILD),
     "product_gadget": lambda: dict(activation="gelu", delta=1e-2),
     "read_class": lambda: dict(f=smooth.chapter_target, k=1),
+    "parameter_bits": lambda: dict(reading=smooth.read_network(_net())),
     "read_network": lambda: dict(net=_net()),
     "relu_piece_count": lambda: dict(net=_relu_net()),
     "relu_swapped_network": lambda: dict(_BUILD),

@@ -129,6 +129,8 @@ def parameter_bits(reading: NetworkReading) -> int:
     A build whose weights were rounded to float32 and stored as float64 carries ``<= 24`` bits: its parameters, and
     so its round-off floor, are ``2^(52 - b)`` times coarser than float64's.
     """
+    if not isinstance(reading, NetworkReading):
+        raise TypeError(f"reading must be a NetworkReading (from read_network), got {type(reading).__name__}")
     values = torch.cat([t.detach().reshape(-1).to(torch.float64).cpu() for w, b in reading.maps
                         for t in (w, b) if t is not None]).abs()
     values = values[values > 0]
