@@ -243,7 +243,7 @@ def test_level_rates_in_three_dimensions(f, norm):
     check_sparse_grid_levels(f, d=3, levels=range(3, 9), norm=norm, samples=8000).assert_passed()
 
 
-@pytest.mark.parametrize("norm", ["L2", "Linf"])
+@pytest.mark.parametrize("norm", ["L2", pytest.param("Linf", marks=pytest.mark.slow)])
 def test_level_rates_in_four_dimensions(norm):
     check_sparse_grid_levels(bubble_exp, d=4, levels=range(3, 9), norm=norm, samples=5000).assert_passed()
 
@@ -1144,7 +1144,7 @@ def test_quadrature_sees_an_error_localised_in_one_cell():
         assert abs(check.measured - slope) <= 0.2
 
 
-@pytest.mark.parametrize("d", [2, 3, 4, 5])
+@pytest.mark.parametrize("d", [2, 3, 4, pytest.param(5, marks=pytest.mark.slow)])
 def test_level_check_verdicts_on_held_out_targets_and_near_misses(d):
     """Centres, targets, seeds and constructions the chapter never uses, at its levels: a Korobov product accepted;
     a kink at 0.41, a square root at 0.62, a step, surpluses scaled by 0.8 or 1.2 and the level (1, .., 1, 2)

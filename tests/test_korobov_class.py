@@ -267,7 +267,7 @@ def test_two_dimensional_check_needs_enough_samples():
 
 # ------------------------------------------------------------------- every check reads the same class
 
-@pytest.mark.parametrize("name", list(CURVATURE_JUMPS)[:3])
+@pytest.mark.parametrize("name", list(CURVATURE_JUMPS)[:1] + [pytest.param(n, marks=pytest.mark.slow) for n in list(CURVATURE_JUMPS)[1:3]])
 def test_m3_checks_reject_a_jump_of_the_curvature(name):
     """f'' jumps: outside X^3. Network B (m = 3) keeps its slope near -6 and the surpluses decay at or near a node;
     the third differences reject, in the L2 check, the degree-2 level check and the derivative check. In L1 they

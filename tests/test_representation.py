@@ -223,7 +223,7 @@ def test_second_moment_of_linear_part_matches_closed_form():
         assert r.constants()[1]["ratio"] == pytest.approx(math.sqrt(2 * (1 + 2 / d)), rel=1e-12)
 
 
-@pytest.mark.parametrize("inputs", ["sphere", "ball"])
+@pytest.mark.parametrize("inputs", ["sphere", pytest.param("ball", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("build", [rep.sharpened_representation, rep.explicit_representation,
                                    rep.explicit_sphere_representation])
 def test_second_moments_against_a_large_monte_carlo_estimate(inputs, build):
@@ -690,7 +690,7 @@ def test_rate_check_refuses_one_dimension(inputs):
 
 
 
-@pytest.mark.parametrize("inputs", ["sphere", "ball"])
+@pytest.mark.parametrize("inputs", ["sphere", pytest.param("ball", marks=pytest.mark.slow)])
 def test_constants_are_defined_in_one_dimension(inputs):
     """Nothing is sampled by check_dimension_stability and compare_constants, so they accept d = 1; there the M_k of all
     three representations agree with 5·10^5-sample Monte Carlo estimates (largest deviation 3.0 standard errors)."""

@@ -383,7 +383,7 @@ OUT_OF_CLASS = {
 }
 
 
-@pytest.mark.parametrize("activation", ["gelu", "silu"])
+@pytest.mark.parametrize("activation", ["gelu", pytest.param("silu", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("case", sorted(OUT_OF_CLASS))
 def test_targets_outside_the_class_are_rejected(case, activation):
     f, k = OUT_OF_CLASS[case]

@@ -162,6 +162,7 @@ def test_d2_is_measured_not_verified():
     assert result.verdict == "INCONCLUSIVE" and all(result.requirements.values())
 
 
+@pytest.mark.slow
 def test_why_d2_stays_inconclusive_the_sampled_sup_moves_with_the_density():
     """The reason the page gives: on sin(3x₁x₂) + x₂ at K = 3 the sampled sup moves by more than 10% between
     densities 1, 2, 4 and 8 points per cell (measured 1.02e-2 .. 1.63e-2, not monotone), so in d = 2 a passed
@@ -639,7 +640,7 @@ def _deep_bump(layer, where, width, steep=1e7, height=0.02):
     return build
 
 
-@pytest.mark.parametrize(("layer", "where", "width"), [(2, 0.4321, 2e-6), (3, 0.1234, 5e-7)])
+@pytest.mark.parametrize(("layer", "where", "width"), [(2, 0.4321, 2e-6), pytest.param(3, 0.1234, 5e-7, marks=pytest.mark.slow)])
 def test_every_layer_resolves_a_bump_built_in_a_later_layer(layer, where, width):
     """With ``every_layer`` the cells are bisected until every unit of every σ layer moves by at most STEP where σ
     is not linear, so a bump made by steep units in layer 2 or 3 is measured at its height, wherever it lies."""
