@@ -518,9 +518,10 @@ def _needed(build, poly, v):
 @pytest.mark.parametrize("d", [3, pytest.param(4, marks=pytest.mark.slow), pytest.param(5, marks=pytest.mark.slow),
                                pytest.param(6, marks=pytest.mark.slow), 7])
 def test_held_out_degree_five_polynomials_need_less_than_the_budget_with_every_build(d):
-    """Degrees 1-5 with unit Fischer norms need at most 4 million pooled neurons with every build (sphere weights:
-    0.6 in d = 3 rising to 3.8 in d = 7), a quarter of the budget; parts of degree 6 need up to 57 million (sphere
-    weights, d = 7), beyond it, and are INCONCLUSIVE naming the factor."""
+    """Ridge polynomials of degrees 1-5 with unit Fischer norms need at most 4 million pooled neurons with every build
+    (sphere weights: 0.6 in d = 3 rising to 3.8 in d = 7), a quarter of the budget; parts of degree 6 need up to 57
+    million (sphere weights, d = 7), beyond it, and are INCONCLUSIVE naming the factor; other polynomials of degree
+    <= 5 (products of distinct coordinates) can need more."""
     poly, v = _degree_five(d)
     needs = {build: _needed(build, poly, v) for build in BUILDS}
     assert max(needs.values()) <= rep.UNBIASED_MAX_POOLED_WIDTH / 4
