@@ -54,7 +54,7 @@ book: $(STAMP)
 test: $(STAMP)
 	$(CI_ENV) $(TEST_LEDGER) $(BIN)/python -m pytest -n 2 --dist loadscope --durations=10 -m "not slow and not browser" $(NBVAL) $(PYTEST_ARGS) tests notebooks
 
-## test-sweeps: the seed sweeps of every trajectory-dependent assertion (about ten minutes on two cores)
+## test-sweeps: the seed sweeps of every trajectory-dependent assertion, and the further variants of the costliest test families
 test-sweeps: $(STAMP)
 	$(CI_ENV) $(TEST_LEDGER) $(BIN)/python -m pytest -n 2 --dist load --durations=20 -m slow $(PYTEST_ARGS) tests
 
