@@ -44,25 +44,25 @@ def _depth_claim(k: int, build=constant_depth_network) -> RateCheck:
 
 
 @claim("smooth/constant-depth-k0", chapter=CHAPTER, label="thm-constant-depth",
-       statement="GELU, depth 7, k = 0: sup error ∝ K^−2, N ∝ K²")
+       statement="GELU, depth 7, k = 0: sup error ∝ K^−2, N = O(K²)")
 def _claim_depth_k0() -> RateCheck:
     return _depth_claim(0)
 
 
 @claim("smooth/constant-depth-k1", chapter=CHAPTER, label="thm-constant-depth",
-       statement="GELU, depth 7, k = 1: sup error ∝ K^−4, N ∝ K²")
+       statement="GELU, depth 7, k = 1: sup error ∝ K^−4, N = O(K²)")
 def _claim_depth_k1() -> RateCheck:
     return _depth_claim(1)
 
 
 @claim("smooth/constant-depth-k2", chapter=CHAPTER, label="thm-constant-depth",
-       statement="GELU, depth 7, k = 2: sup error ∝ K^−6, N ∝ K²")
+       statement="GELU, depth 7, k = 2: sup error ∝ K^−6, N = O(K²)")
 def _claim_depth_k2() -> RateCheck:
     return _depth_claim(2)
 
 
 @claim("smooth/constant-depth-k3", chapter=CHAPTER, label="thm-constant-depth",
-       statement="GELU, depth 7, k = 3 (cubes by third differences): sup error ∝ K^−8, N ∝ K²")
+       statement="GELU, depth 7, k = 3 (cubes by third differences): sup error ∝ K^−8, N = O(K²)")
 def _claim_depth_k3() -> RateCheck:
     return _depth_claim(3)
 
