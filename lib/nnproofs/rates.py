@@ -127,7 +127,11 @@ class RateCheck:
         return fold(line)
 
     def report(self) -> str:
-        """A readable paragraph: what was measured, what was expected, what held."""
+        """A readable paragraph: what was measured, what was expected, what held.
+
+        The verdict line and the measured line come first, whole; each further requirement, the fit and each
+        note follow, folded to the book's code width (:func:`fold`), so that a long reading stays readable.
+        """
         lines = [
             f"{self.name}: {self.verdict}" + (f" ({self.inconclusive})" if self.inconclusive else ""),
             f"  [{'ok' if self.rate_holds else 'X '}] {self.quantity} = {format_measured(self.measured)}, required {self.requirement()}",
@@ -138,7 +142,7 @@ class RateCheck:
             f" {self.fit.n} points, x from {min(self.x):.3g} to {max(self.x):.3g}"
         )
         lines += [f"  {key}: {_short(value)}" for key, value in self.notes.items()]
-        return "\n".join(lines)
+        return "\n".join(lines[:2] + [fold(line) for line in lines[2:]])
 
     def assert_passed(self) -> None:
         """Raise ``AssertionError`` with :meth:`report` unless the check passed."""
