@@ -428,7 +428,7 @@ def coordinate_differences(f: Callable[[torch.Tensor], torch.Tensor], d: int,
 
 UNCONFIRMED = "unconfirmed"
 TARGETED = 64  # targeted lines per coordinate: through the sample points where the grid's error decays slowest
-LATTICE_LINES = 1024  # lattice lines per coordinate (d >= 2): every point within lattice_hole(d)'s radius of one
+LATTICE_LINES = 512  # lattice lines per coordinate (d >= 2): every point within lattice_hole(d)'s radius of one
 
 
 def _slowest_points(f: Callable, interpolant: SparseGridInterpolant) -> tuple[tuple[float, ...], ...]:
@@ -508,7 +508,7 @@ def lattice_hole(d: int) -> tuple[torch.Tensor, float]:
     --------
     >>> from nnproofs import korobov
     >>> round(korobov.lattice_hole(3)[1], 4)
-    0.0221
+    0.0321
     """
     d = positive_int("d", d)
     if d < 2:
@@ -1051,12 +1051,13 @@ def read_class(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, m: int,
         unread.extend([] if requirements[key] else [key])
         reasons.extend([] if requirements[key] else [why])
 
-    def mixed(what: str, steps: tuple[float, float], ratio: float) -> None:
+    def mixed(what: str, steps: tuple[float, float], ratio: float, smooth: float = 0.1) -> None:
         convergence(f"f in the class: the mixed differences{what} converge as a smooth target's (max|A_2h − A_h| "
                     f"falls to at most {CONVERGENCE:.3g} of itself from h = {steps[0]:g} to {steps[1]:g})", ratio,
                     f"the mixed differences{what} still change at h = {steps[1]:g} (max|A_2h − A_h| falls to "
-                    f"{ratio:.3g} of itself over a decade, a smooth target's to 0.1): a mixed derivative{what} "
-                    f"singular along a direction, or a feature that h = {steps[0]:g} does not resolve")
+                    f"{ratio:.3g} of itself from h = {steps[0]:g}, a smooth target's to about {smooth:g}): a mixed "
+                    f"derivative{what} singular along a direction, or a feature that h = {steps[0]:g} does not "
+                    f"resolve")
 
     def higher_amplitude(f, d, interpolant, orders) -> None:
         name, part = ", ".join(map(str, orders)), f"{HIGHER_PROBES[orders]}^{HIGHER_PROBE_EXPONENT:g}·∏x(1−x)"
@@ -1127,7 +1128,7 @@ def read_class(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, m: int,
             name = ", ".join(map(str, orders))
             ratio = higher_mixed_convergence(f, d, orders)[1]
             if not math.isnan(ratio):
-                mixed(f" of order ({name})", HIGHER_STEPS, ratio)
+                mixed(f" of order ({name})", HIGHER_STEPS, ratio, (HIGHER_STEPS[1] / HIGHER_STEPS[0]) ** 2)
             elif interpolant is None:  # unread, and no amplitude to bound what it hides
                 key = f"f in the class: the mixed differences of order ({name}) are read above round-off"
                 requirements[key] = False
