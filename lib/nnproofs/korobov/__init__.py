@@ -61,9 +61,8 @@ from .network_c import PartitionedNetwork, partitioned_network
 from .sizes import (BAND, MAX_BASE, MAX_BITS, MAX_PRODUCT_DEPTH, MAX_STORED_BITS, NONZERO_KEY, PARAMETER_DIGITS,
                     ROUNDING, SMOOTHNESS)
 from .smoothness import (CONVERGENCE, DIFFERENCE_GROWTH, SURPLUS_GROWTH, TREND_GROWTH, ClassReading,
-                         coordinate_differences, error_trend, higher_amplitude_resolution, higher_mixed_convergence,
-                         lattice_hole, mixed_convergence, mixed_differences, read_class, scaled_surplus_maxima,
-                         surplus_growth)
+                         coordinate_differences, error_trend, higher_mixed_convergence, lattice_hole, mixed_convergence,
+                         mixed_differences, read_class, scaled_surplus_maxima, surplus_growth)
 from .sparsegrid import DEGREES, SparseGridInterpolant, level_multi_indices, sparse_grid_interpolant, sparse_grid_size
 from .super_checks import (BAND_SHARE, GAUSS_NODES, MAX_CHECK_DIMENSION, NORMS_P, PRODUCTS, check_partitioned_network,
                            check_super_approximation, check_super_approximation_derivative)
@@ -78,7 +77,7 @@ __all__ = [
     "korobov_example", "basis_sum_target",
     # the class readings
     "DIFFERENCE_GROWTH", "SURPLUS_GROWTH", "TREND_GROWTH", "CONVERGENCE", "ClassReading", "error_trend",
-    "mixed_convergence", "higher_mixed_convergence", "higher_amplitude_resolution", "lattice_hole", "read_class",
+    "mixed_convergence", "higher_mixed_convergence", "lattice_hole", "read_class",
     "coordinate_differences",
     "mixed_differences", "scaled_surplus_maxima", "surplus_growth",
     # Network A

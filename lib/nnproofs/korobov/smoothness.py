@@ -16,7 +16,9 @@ Seven independent readings, the less favourable deciding:
   it falls like :math:`h` for a smooth target and rises where a mixed derivative is singular along a direction,
   even under a smooth part that sets every maximum;
 * :func:`higher_mixed_convergence`: the same for the mixed orders no pair reads, :math:`(2, 2, 2)` over triples
-  (:math:`d \\ge 3`) and :math:`(3, 3)` over pairs (:math:`m = 3`), from :math:`h = 0.04` to :math:`0.004`;
+  (:math:`d \\ge 3`) and :math:`(3, 3)` over pairs (:math:`m = 3`), from :math:`h = 0.016` to :math:`0.008`; where
+  nothing rises above round-off it is unread, and only an amplitude probe (``higher_amplitude_resolution``) can
+  bound what it hides;
 * :func:`lattice_hole`: lines along each coordinate through a lattice of the others (``LATTICE_LINES`` per
   coordinate), every point within :math:`R_d` of one; how the second differences converge on them, as on the
   targeted lines, so that a kink on a sphere of radius above :math:`R_d` is crossed and read wherever it sits;
@@ -638,9 +640,9 @@ def _mixed3_growth(f: Callable, d: int) -> tuple[list[float], float, str, float]
 
 # Mixed orders no pair reading sees: (2, 2, 2) over triples of coordinates (d >= 3; X^2 bounds it) and (3, 3) over pairs
 # (m = 3). Only their convergence is read (as mixed_convergence does), from h = 1.6e-2 to 8e-3 on lines of step 2e-3,
-# the differences along the line centred alike for both steps, so that a smooth part's A_2h − A_h is O(h^2) (a ratio near
-# 1/4) and a singular part's |t|^-α rises by 2^α: its increments stand out from smaller amplitudes than over a decade
-# from 4e-2, where the round-off 64·2^-52·max|f|/h^6 at the finer step is 3.5·max|f| (at 8e-3 it is 0.054·max|f|).
+# the differences along the line centred alike for both steps: a smooth part's A_2h − A_h is O(h^2) (a ratio near 1/4),
+# a singular part's |t|^-α rises by 2^α. Its increments stand out from smaller amplitudes than over a decade from 4e-2,
+# where the round-off 64·2^-52·max|f|/h^6 at the finer step is 3.5·max|f| (at 8e-3 it is 0.054·max|f|).
 HIGHER_ORDERS = {2: ((2, 2, 2),), 3: ((2, 2, 2), (3, 3))}
 HIGHER_STEPS = (1.6e-2, 8e-3)
 HIGHER_SPACING = 2e-3  # HIGHER_STEPS[-1] is an even number of line points: both differences centre on a line point
@@ -711,7 +713,7 @@ def higher_mixed_convergence(f: Callable[[torch.Tensor], torch.Tensor], d: int,
     The differences along the line are centred alike for both steps. Smooth: :math:`A_{2h} - A_h = O(h^2)`, a ratio
     near 1/4; a mixed derivative of ``orders`` singular like :math:`|t|^{-\\alpha}` along a direction:
     :math:`2^\\alpha`, under any smooth part whose increments it exceeds. :func:`read_class` requires at most
-    ``CONVERGENCE``, else INCONCLUSIVE; an unread reading decides only through :func:`higher_amplitude_resolution`.
+    ``CONVERGENCE``, else INCONCLUSIVE; an unread reading decides only through ``higher_amplitude_resolution``.
 
     Examples
     --------
@@ -940,9 +942,9 @@ def amplitude_resolution(f: Callable, d: int, interpolant: SparseGridInterpolant
     return hidden, max((hidden * e / g if g > 0 else math.inf) for e, g in zip(probe_errors, errors))
 
 
-# Amplitude resolution of the higher readings, as for the pair: a part a·g with D^orders g ~ |t|^-0.7 along a direction,
-# g = |x_1 + x_2 + x_3 - 1.3|^5.3·∏x(1-x) for (2, 2, 2) and |x_1 - x_2|^5.3·∏x(1-x) for (3, 3), is unseen while its finest
-# increment stays below HIDDEN_SHARE of f's largest coarse increment or below the round-off floor, whichever is larger.
+# Amplitude resolution of the higher readings, as for the pair: a part a·g with D^orders g ~ |t|^-0.7 on a plane or a
+# line, g = |x_1 + x_2 + x_3 - 1.3|^5.3·∏x(1-x) for (2, 2, 2) and |x_1 - x_2|^5.3·∏x(1-x) for (3, 3), is unseen while
+# its finest increment stays below HIDDEN_SHARE of f's largest coarse increment or below the round-off floor.
 HIGHER_PROBE_EXPONENT = 5.3
 HIGHER_PROBES = {(2, 2, 2): "|x_1 + x_2 + x_3 − 1.3|", (3, 3): "|x_1 − x_2|"}
 
