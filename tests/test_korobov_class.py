@@ -583,12 +583,17 @@ def test_a_kink_on_a_small_sphere_is_never_passed(centre, radius):
 
 
 def test_amplitude_resolution_is_stated_and_met_by_in_class_targets():
-    check = check_sparse_grid_levels(korobov_example(2), d=2, levels=default_levels(2))
-    hidden, share = check.notes["amplitude resolution (hidden probe amplitude, share of the error it moves)"]
-    assert check.verdict == "PASSED" and 0 < share <= 0.01
+    """The chapter's d = 3 target: the pair probe and the (2, 2, 2) probe (its sixth differences are within
+    round-off, ratio nan: only the probe decides) move the error by at most 1% (measured 0.09% and 0.38%)."""
+    check = check_sparse_grid_levels(korobov_example(3), d=3, levels=default_levels(3))
+    assert math.isnan(check.notes["mixed convergence ratio of order (2, 2, 2)"])
+    for key in ("amplitude resolution", "amplitude resolution of order (2, 2, 2)"):
+        hidden, share = check.notes[f"{key} (hidden probe amplitude, share of the error it moves)"]
+        assert 0 < share <= 0.01, key
+    assert check.verdict == "PASSED"
 
 
-@pytest.mark.parametrize("d, power, amplitude", [(3, 5.0, 0.02), (3, 5.4, 0.05), (4, 5.5, 0.1)])
+@pytest.mark.parametrize("d, power, amplitude", [(3, 5.0, 0.02), (4, 5.5, 0.1)])
 def test_a_three_way_mixed_singularity_is_never_passed(d, power, amplitude):
     """Every pair's mixed derivatives bounded, D^(2,2,2) f singular like |t|^(power - 6) on a plane of three
     coordinates, under the chapter's target: read by the convergence of order (2, 2, 2)."""
@@ -619,19 +624,13 @@ def test_the_three_way_reading_passes_in_class_targets(d):
 
 def test_an_unread_higher_reading_is_never_held():
     """The chapter's d = 3 target: its sixth differences stay within round-off (ratio nan). Without a grid the
-    reading is unread (INCONCLUSIVE); with one, the (2, 2, 2) probe part it cannot see moves the error by at most
-    1% (measured 0.38%), so the check PASSES. Under 3 sin 2 pi x_1 sin 2 pi x_2 at m = 3 the smooth part's
-    increments hide a (3, 3) probe part that moves the error by more (2.4%): INCONCLUSIVE, though every reading
-    holds."""
-    f3 = korobov_example(3)
-    reading = read_class(f3, d=3, m=2)
+    reading is unread (INCONCLUSIVE); with one, its probe decides (test_amplitude_resolution_is_stated_and_met_by_in_
+    class_targets). Under 3 sin 2 pi x_1 sin 2 pi x_2 at m = 3 the smooth part's increments hide a (3, 3) probe part
+    that moves the error by more (2.4%): INCONCLUSIVE, though every reading holds."""
+    reading = read_class(korobov_example(3), d=3, m=2)
     assert math.isnan(reading.notes["mixed convergence ratio of order (2, 2, 2)"])
     assert [key for key in reading.unread if "(2, 2, 2)" in key] and not all(reading.requirements.values())
     assert verdict(reading.requirements, reading, rate_holds=True)
-    check = check_sparse_grid_levels(f3, d=3, levels=default_levels(3))
-    hidden, share = check.notes["amplitude resolution of order (2, 2, 2) (hidden probe amplitude, share of the error "
-                                "it moves)"]
-    assert check.verdict == "PASSED" and 0 < share <= 0.01
     sines = lambda x: 3 * torch.sin(2 * math.pi * x).prod(1)
     check = check_sparse_grid_levels(sines, d=2, levels=range(4, 10), degree=2)
     assert check.notes["mixed convergence ratio of order (3, 3)"] <= CONVERGENCE
