@@ -938,7 +938,7 @@ def amplitude_resolution(f: Callable, d: int, interpolant: SparseGridInterpolant
     increments, _ = mixed_convergence(f, d)
     probe_increment, probe_errors = _probe_reading(d, interpolant.level, str(book_device.device()))
     hidden = HIDDEN_SHARE * increments[0] / probe_increment
-    errors = error_trend(f, interpolant)[0]
+    errors = _cached(error_trend, f, interpolant)[0]
     return hidden, max((hidden * e / g if g > 0 else math.inf) for e, g in zip(probe_errors, errors))
 
 
@@ -974,7 +974,7 @@ def higher_amplitude_resolution(f: Callable, d: int, interpolant: SparseGridInte
     windowed, largest = _cached(_higher_increments, f, d, device, orders)
     probe_increment, probe_errors = _higher_probe_reading(d, orders, interpolant.level, interpolant.degree, device)
     hidden = max(_higher_floor(largest, orders), HIDDEN_SHARE * float(windowed[0].max())) / probe_increment
-    errors = error_trend(f, interpolant)[0]
+    errors = _cached(error_trend, f, interpolant)[0]
     return hidden, max((hidden * e / g if g > 0 else math.inf) for e, g in zip(probe_errors, errors))
 
 
@@ -1153,7 +1153,7 @@ def read_class(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, m: int,
         notes[f"max|v|·2^({m}|l|_1) for |l|_1 = {d}..{interpolant.level + d - 1}"] = scaled
         notes["surplus growth per level sum (last level sums)"] = growth
         notes["surplus growth of each step of the window"] = steps
-        normalised, rise, levels = error_trend(f, interpolant)
+        normalised, rise, levels = _cached(error_trend, f, interpolant)
         trend = (f"f in the class: the error has settled at the rate (e_n·2^({m}n)/n^(d−1) grows by at most "
                  f"{TREND_GROWTH:g} per level over the last levels)")
         requirements[trend] = rise <= TREND_GROWTH
