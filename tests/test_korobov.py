@@ -1061,10 +1061,12 @@ def test_super_approximation_error_includes_the_bands():
     assert l1.quantity.startswith("slope of the L1 error") and l1.passed
 
 
-def test_super_approximation_in_l2_fails_where_float64_bands_dominate():
-    """m = 3, p = 2 at WL = 64: (WL)^(-12) is below what bands of width 2^-46 contribute, delta^(1/2)."""
+def test_super_approximation_in_l2_is_inconclusive_where_float64_bands_dominate():
+    """m = 3, p = 2 at WL = 64: (WL)^(-12) is below what bands of width 2^-46 contribute, delta^(1/2). An in-class
+    target is INCONCLUSIVE, naming the float64 limit (the page's own target too); a jump of f'' stays FAILED
+    (test_korobov_class.py::test_m3_checks_reject_a_jump_of_the_curvature)."""
     check = check_super_approximation(sine_product, m=3, WL=[(4, 4), (8, 8)], samples=1024, p=2)
-    assert not check.passed
+    assert check.verdict == "INCONCLUSIVE" and "float64 limit" in check.inconclusive
     assert not check.requirements["the bands contribute at most 0.5 of the error^p at every size"]
 
 

@@ -130,12 +130,14 @@ def test_read_class_requires_every_order_up_to_m_and_the_mixed_reading():
     reading = read_class(CURVATURE_JUMPS["(x_1 - 1/e)_+^2"](2), d=2, m=3)
     # orders 2 and 3, the lattice lines (f'' jumps: the second differences converge like a jump's), mixed, mixed of
     # order (3, 2) and its convergence (D^(3,2) f has a Dirac mass on x_1 = 1/e), the convergence of order (3, 3)
-    # (D^(3,3) f = 0: the bubble is quadratic in x_2), mixed convergence (D^(2,2) f jumps across x_1 = 1/e: the mixed
-    # differences converge like a jump's)
-    assert list(reading.requirements.values()) == [True, False, False, True, False, False, True, False]
+    # (D^(3,3) f = 0: the bubble is quadratic in x_2; nothing read, and without a grid no amplitude probe: unread,
+    # not held), mixed convergence (D^(2,2) f jumps across x_1 = 1/e: the mixed differences converge like a jump's)
+    assert list(reading.requirements.values()) == [True, False, False, True, False, False, False, False]
     reading = read_class(MIXED["|x_1 + x_d - 1|^3"], d=2, m=2)
     assert list(reading.requirements.values()) == [True, True, False, False]
-    assert all(read_class(korobov_example(3), d=3, m=3).requirements.values())
+    reading = read_class(korobov_example(3), d=3, m=3)  # without a grid its sixth differences, within round-off,
+    assert [key for key, held in reading.requirements.items() if not held] == list(reading.unread)  # are unread only
+    assert len(reading.unread) == 2 and all("(2, 2, 2)" in key or "(3, 3)" in key for key in reading.unread)
 
 
 def test_second_differences_refuse_float32_targets():
@@ -581,9 +583,14 @@ def test_a_kink_on_a_small_sphere_is_never_passed(centre, radius):
 
 
 def test_amplitude_resolution_is_stated_and_met_by_in_class_targets():
-    check = check_sparse_grid_levels(korobov_example(2), d=2, levels=default_levels(2))
-    hidden, share = check.notes["amplitude resolution (hidden probe amplitude, share of the error it moves)"]
-    assert check.verdict == "PASSED" and 0 < share <= 0.01
+    """The chapter's d = 3 target: the pair probe and the (2, 2, 2) probe (its sixth differences are within
+    round-off, ratio nan: only the probe decides) move the error by at most 1% (measured 0.09% and 0.38%)."""
+    check = check_sparse_grid_levels(korobov_example(3), d=3, levels=default_levels(3))
+    assert math.isnan(check.notes["mixed convergence ratio of order (2, 2, 2)"])
+    for key in ("amplitude resolution", "amplitude resolution of order (2, 2, 2)"):
+        hidden, share = check.notes[f"{key} (hidden probe amplitude, share of the error it moves)"]
+        assert 0 < share <= 0.01, key
+    assert check.verdict == "PASSED"
 
 
 @pytest.mark.parametrize("d, power, amplitude", [(3, 5.0, 0.02), (4, 5.5, 0.1)])
@@ -597,16 +604,37 @@ def test_a_three_way_mixed_singularity_is_never_passed(d, power, amplitude):
         assert check_sparse_grid_levels(target, d=d, levels=range(3, 8), samples=3000).verdict != "PASSED"
 
 
-def test_a_singular_mixed_derivative_of_order_three_three_is_never_passed():
-    target = lambda x: torch.sin(math.pi * x).prod(1) + 0.03 * (x[:, 0] - x[:, 1]).abs() ** 5.5 * bubble(x)
+@pytest.mark.parametrize("power, amplitude", [(5.1, 0.002), (5.4, 0.004)])
+def test_a_singular_mixed_derivative_of_order_three_three_is_never_passed(power, amplitude):
+    """D^(3,3) f singular like |t|^(power - 6) on the line x_1 + 0.6 x_2 = 0.8, at amplitudes a part of a percent
+    of the smooth part (the bubble is 1/16 at most): read by the convergence of order (3, 3)."""
+    smooth = lambda x: torch.sin(math.pi * x[:, 0]) * torch.sin(math.pi * x[:, 1]) * (1 + 0.3 * x[:, 0])
+    target = lambda x: smooth(x) + amplitude * (x[:, 0] + 0.6 * x[:, 1] - 0.8).abs() ** power * bubble(x)
     check = check_sparse_grid_levels(target, d=2, levels=range(4, 10), degree=2, samples=4000)
     assert check.verdict == "INCONCLUSIVE" and check.notes["mixed convergence ratio of order (3, 3)"] > CONVERGENCE
 
 
 @pytest.mark.parametrize("d", [3, 5])
 def test_the_three_way_reading_passes_in_class_targets(d):
+    """Read or unread (nan: every increment within 10 round-offs), never above CONVERGENCE: at most 0.35 measured."""
     for name, target in IN_CLASS.items():
-        assert higher_mixed_convergence(target(d), d, (2, 2, 2))[1] <= CONVERGENCE, name
+        ratio = higher_mixed_convergence(target(d), d, (2, 2, 2))[1]
+        assert math.isnan(ratio) or ratio <= CONVERGENCE, name
+
+
+def test_an_unread_higher_reading_is_never_held():
+    """The chapter's d = 3 target: its sixth differences stay within round-off (ratio nan). Without a grid the
+    reading is unread (INCONCLUSIVE); with one, its probe decides (test_amplitude_resolution_is_stated_and_met_by_in_
+    class_targets). Under 3 sin 2 pi x_1 sin 2 pi x_2 at m = 3 the smooth part's increments hide a (3, 3) probe part
+    that moves the error by more (2.4%): INCONCLUSIVE, though every reading holds."""
+    reading = read_class(korobov_example(3), d=3, m=2)
+    assert math.isnan(reading.notes["mixed convergence ratio of order (2, 2, 2)"])
+    assert [key for key in reading.unread if "(2, 2, 2)" in key] and not all(reading.requirements.values())
+    assert verdict(reading.requirements, reading, rate_holds=True)
+    sines = lambda x: 3 * torch.sin(2 * math.pi * x).prod(1)
+    check = check_sparse_grid_levels(sines, d=2, levels=range(4, 10), degree=2)
+    assert check.notes["mixed convergence ratio of order (3, 3)"] <= CONVERGENCE
+    assert check.verdict == "INCONCLUSIVE" and "order (3, 3) below the reading's resolution" in check.inconclusive
 
 
 KINK_SEEN = 1e-3  # amplitude from which a kink on a sphere of radius 1.25 R_d is read under the chapter's target

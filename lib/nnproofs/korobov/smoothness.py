@@ -16,7 +16,9 @@ Seven independent readings, the less favourable deciding:
   it falls like :math:`h` for a smooth target and rises where a mixed derivative is singular along a direction,
   even under a smooth part that sets every maximum;
 * :func:`higher_mixed_convergence`: the same for the mixed orders no pair reads, :math:`(2, 2, 2)` over triples
-  (:math:`d \\ge 3`) and :math:`(3, 3)` over pairs (:math:`m = 3`), from :math:`h = 0.04` to :math:`0.004`;
+  (:math:`d \\ge 3`) and :math:`(3, 3)` over pairs (:math:`m = 3`), from :math:`h = 0.016` to :math:`0.008`; where
+  nothing rises above round-off it is unread, and only an amplitude probe (``higher_amplitude_resolution``) can
+  bound what it hides;
 * :func:`lattice_hole`: lines along each coordinate through a lattice of the others (``LATTICE_LINES`` per
   coordinate), every point within :math:`R_d` of one; how the second differences converge on them, as on the
   targeted lines, so that a kink on a sphere of radius above :math:`R_d` is crossed and read wherever it sits;
@@ -428,7 +430,7 @@ def coordinate_differences(f: Callable[[torch.Tensor], torch.Tensor], d: int,
 
 UNCONFIRMED = "unconfirmed"
 TARGETED = 64  # targeted lines per coordinate: through the sample points where the grid's error decays slowest
-LATTICE_LINES = 1024  # lattice lines per coordinate (d >= 2): every point within lattice_hole(d)'s radius of one
+LATTICE_LINES = 512  # lattice lines per coordinate (d >= 2): every point within lattice_hole(d)'s radius of one
 
 
 def _slowest_points(f: Callable, interpolant: SparseGridInterpolant) -> tuple[tuple[float, ...], ...]:
@@ -508,7 +510,7 @@ def lattice_hole(d: int) -> tuple[torch.Tensor, float]:
     --------
     >>> from nnproofs import korobov
     >>> round(korobov.lattice_hole(3)[1], 4)
-    0.0221
+    0.0321
     """
     d = positive_int("d", d)
     if d < 2:
@@ -637,12 +639,13 @@ def _mixed3_growth(f: Callable, d: int) -> tuple[list[float], float, str, float]
 
 
 # Mixed orders no pair reading sees: (2, 2, 2) over triples of coordinates (d >= 3; X^2 bounds it) and (3, 3) over pairs
-# (m = 3). Only their convergence is read (as mixed_convergence does), from h = 4e-2 to 4e-3 on lines of step 2e-3: the
-# round-off 64·2^-52·max|f|/h^6 is 3.5·max|f| at 4e-3, so a smooth part's increments there (about h·max|D^7 f|, 12 for
-# ∏ sin πx_j) are mostly unread, a singular part's (|t|^-α: h^-α) read where they stand out.
+# (m = 3). Only their convergence is read (as mixed_convergence does), from h = 1.6e-2 to 8e-3 on lines of step 2e-3,
+# the differences along the line centred alike for both steps: a smooth part's A_2h − A_h is O(h^2) (a ratio near 1/4),
+# a singular part's |t|^-α rises by 2^α. Its increments stand out from smaller amplitudes than over a decade from 4e-2,
+# where the round-off 64·2^-52·max|f|/h^6 at the finer step is 3.5·max|f| (at 8e-3 it is 0.054·max|f|).
 HIGHER_ORDERS = {2: ((2, 2, 2),), 3: ((2, 2, 2), (3, 3))}
-HIGHER_STEPS = (4e-2, 4e-3)
-HIGHER_SPACING = 2e-3
+HIGHER_STEPS = (1.6e-2, 8e-3)
+HIGHER_SPACING = 2e-3  # HIGHER_STEPS[-1] is an even number of line points: both differences centre on a line point
 
 
 def _stencil(order: int) -> list[tuple[int, float]]:
@@ -676,7 +679,8 @@ def _higher_increments(f: Callable, d: int, device: str, orders: tuple[int, ...]
             step = int(round(h / HIGHER_SPACING))
             scale = h ** sum(across)
             fine, coarse = (_difference(total, s * step, along) / ((s * h) ** along * scale) for s in (1, 2))
-            change = (coarse - fine[:, : coarse.shape[1]]).abs()
+            centre = along * step // 2  # fine[t + centre] and coarse[t] have the same centre
+            change = (coarse - fine[:, centre: centre + coarse.shape[1]]).abs()
             windows = change.shape[1] // CONVERGENCE_WINDOW
             windowed[k].append(change[:, : windows * CONVERGENCE_WINDOW].reshape(change.shape[0], windows, -1).amax(-1))
     count = min(w.shape[1] for steps in windowed for w in steps)
@@ -701,19 +705,21 @@ def higher_mixed_convergence(f: Callable[[torch.Tensor], torch.Tensor], d: int,
         The largest increment per step.
     ratio : float
         The largest finer/coarser increment over the windows read (:func:`mixed_convergence`); 0 when fewer
-        coordinates than ``len(orders)`` or nothing is read above 10 round-offs :math:`64\\cdot 2^{-52}\\max|f|/h^6`.
+        coordinates than ``len(orders)``; ``nan`` (unread, never held) when nothing is read above 10 round-offs
+        :math:`2^{2|r|}\\cdot 2^{-52}\\max|f|/h^{|r|}`, :math:`|r|` the sum of ``orders``.
 
     Notes
     -----
-    Smooth: :math:`A_{2h} - A_h = O(h)`, a ratio near 0.1; a mixed derivative of ``orders`` singular like
-    :math:`|t|^{-\\alpha}` along a direction: :math:`10^\\alpha`, under any smooth part whose increments it exceeds.
-    :func:`read_class` requires at most ``CONVERGENCE``, else INCONCLUSIVE.
+    The differences along the line are centred alike for both steps. Smooth: :math:`A_{2h} - A_h = O(h^2)`, a ratio
+    near 1/4; a mixed derivative of ``orders`` singular like :math:`|t|^{-\\alpha}` along a direction:
+    :math:`2^\\alpha`, under any smooth part whose increments it exceeds. :func:`read_class` requires at most
+    ``CONVERGENCE``, else INCONCLUSIVE; an unread reading decides only through ``higher_amplitude_resolution``.
 
     Examples
     --------
     >>> from nnproofs import korobov
-    >>> korobov.higher_mixed_convergence(korobov.korobov_example(3), 3, (2, 2, 2))[1] < korobov.CONVERGENCE
-    True
+    >>> korobov.higher_mixed_convergence(korobov.korobov_example(3), 3, (2, 2, 2))[1]  # below the floor: unread
+    nan
     """
     d = require_reading(f, d)
     if not isinstance(orders, tuple) or not any(orders == o for group in HIGHER_ORDERS.values() for o in group):
@@ -724,8 +730,13 @@ def higher_mixed_convergence(f: Callable[[torch.Tensor], torch.Tensor], d: int,
         HIGHER_STEPS) * math.prod(o + 1 for o in orders[1:]) * d * EVALUATION_COST, limit=budget.work(),
         unit="multiply-adds")
     windowed, largest = _cached(_higher_increments, f, d, str(book_device.device()), orders)
-    floor = 10 * 64 * 2.0**-52 * max(largest, 1e-300) / HIGHER_STEPS[-1] ** sum(orders)
-    return _convergence(windowed, floor)
+    increments, ratio = _convergence(windowed, _higher_floor(largest, orders))
+    return increments, ratio if ratio > 0 else math.nan
+
+
+def _higher_floor(largest: float, orders: tuple[int, ...]) -> float:
+    """10 round-offs of a mixed difference of ``orders`` at the finer step: :math:`2^{|r|}` sums of weights."""
+    return 10 * 2.0 ** sum(orders) * 2.0**-52 * max(largest, 1e-300) / HIGHER_STEPS[-1] ** sum(orders)
 
 
 @_one_reading
@@ -927,7 +938,43 @@ def amplitude_resolution(f: Callable, d: int, interpolant: SparseGridInterpolant
     increments, _ = mixed_convergence(f, d)
     probe_increment, probe_errors = _probe_reading(d, interpolant.level, str(book_device.device()))
     hidden = HIDDEN_SHARE * increments[0] / probe_increment
-    errors = error_trend(f, interpolant)[0]
+    errors = _cached(error_trend, f, interpolant)[0]
+    return hidden, max((hidden * e / g if g > 0 else math.inf) for e, g in zip(probe_errors, errors))
+
+
+# Amplitude resolution of the higher readings, as for the pair: a part a·g with D^orders g ~ |t|^-0.7 on a plane or a
+# line, g = |x_1 + x_2 + x_3 - 1.3|^5.3·∏x(1-x) for (2, 2, 2) and |x_1 - x_2|^5.3·∏x(1-x) for (3, 3), is unseen while
+# its finest increment stays below HIDDEN_SHARE of f's largest coarse increment or below the round-off floor.
+HIGHER_PROBE_EXPONENT = 5.3
+HIGHER_PROBES = {(2, 2, 2): "|x_1 + x_2 + x_3 − 1.3|", (3, 3): "|x_1 − x_2|"}
+
+
+def _higher_probe(orders: tuple[int, ...]) -> Callable[[torch.Tensor], torch.Tensor]:
+    def probe(x: torch.Tensor) -> torch.Tensor:
+        s = x[:, 0] + x[:, 1] + x[:, 2] - 1.3 if len(orders) == 3 else x[:, 0] - x[:, 1]
+        return s.abs() ** HIGHER_PROBE_EXPONENT * (x * (1 - x)).prod(1)
+    return probe
+
+
+@functools.lru_cache(maxsize=16)
+def _higher_probe_reading(d: int, orders: tuple[int, ...], level: int, degree: int,
+                          device: str) -> tuple[float, tuple[float, ...]]:
+    """The higher probe's largest finer increment and its normalised errors (:func:`error_trend`) at ``level``."""
+    probe = _higher_probe(orders)
+    increment = float(_higher_increments(probe, d, device, orders)[0][-1].max())
+    return increment, tuple(error_trend(probe, sparse_grid_interpolant(probe, d=d, level=level, degree=degree))[0])
+
+
+def higher_amplitude_resolution(f: Callable, d: int, interpolant: SparseGridInterpolant,
+                                orders: tuple[int, ...]) -> tuple[float, float]:
+    """The amplitude of the probe ``HIGHER_PROBES[orders]`` ``** HIGHER_PROBE_EXPONENT`` times :math:`\\prod x(1-x)`
+    that :func:`higher_mixed_convergence` cannot see in ``f`` (:math:`\\max(\\text{floor}, 0.5\\,I_f(2h))/I_g(h)`),
+    and the largest share of ``f``'s normalised error (:func:`error_trend`) it moves; ``d >= len(orders)``."""
+    device = str(book_device.device())
+    windowed, largest = _cached(_higher_increments, f, d, device, orders)
+    probe_increment, probe_errors = _higher_probe_reading(d, orders, interpolant.level, interpolant.degree, device)
+    hidden = max(_higher_floor(largest, orders), HIDDEN_SHARE * float(windowed[0].max())) / probe_increment
+    errors = _cached(error_trend, f, interpolant)[0]
     return hidden, max((hidden * e / g if g > 0 else math.inf) for e, g in zip(probe_errors, errors))
 
 
@@ -1006,12 +1053,27 @@ def read_class(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, m: int,
         unread.extend([] if requirements[key] else [key])
         reasons.extend([] if requirements[key] else [why])
 
-    def mixed(what: str, steps: tuple[float, float], ratio: float) -> None:
+    def mixed(what: str, steps: tuple[float, float], ratio: float, smooth: float = 0.1) -> None:
         convergence(f"f in the class: the mixed differences{what} converge as a smooth target's (max|A_2h − A_h| "
                     f"falls to at most {CONVERGENCE:.3g} of itself from h = {steps[0]:g} to {steps[1]:g})", ratio,
                     f"the mixed differences{what} still change at h = {steps[1]:g} (max|A_2h − A_h| falls to "
-                    f"{ratio:.3g} of itself over a decade, a smooth target's to 0.1): a mixed derivative{what} "
-                    f"singular along a direction, or a feature that h = {steps[0]:g} does not resolve")
+                    f"{ratio:.3g} of itself from h = {steps[0]:g}, a smooth target's to about {smooth:g}): a mixed "
+                    f"derivative{what} singular along a direction, or a feature that h = {steps[0]:g} does not "
+                    f"resolve")
+
+    def higher_amplitude(f, d, interpolant, orders) -> None:
+        name, part = ", ".join(map(str, orders)), f"{HIGHER_PROBES[orders]}^{HIGHER_PROBE_EXPONENT:g}·∏x(1−x)"
+        hidden, share = higher_amplitude_resolution(f, d, interpolant, orders)
+        key = (f"f in the class to the amplitude resolution of order ({name}): a part c·{part} may go unseen up to "
+               f"c = {hidden:.2g}, and there moves the error read by at most {AMPLITUDE_SHARE:.0%} (weaker "
+               f"singularities go unseen to larger c: the chapter's resolution)")
+        requirements[key] = share <= AMPLITUDE_SHARE
+        if not requirements[key]:
+            unread.append(key)
+            reasons.append(f"a singular mixed part of order ({name}) below the reading's resolution ({part} times "
+                           f"{hidden:.3g}) would move the error read by {share:.1%}: the smooth part hides it")
+        notes[f"amplitude resolution of order ({name}) (hidden probe amplitude, share of the error it moves)"] = (
+            hidden, share)
 
     for r in range(2, m + 1):
         maxima, growth, decade = coordinate_differences(f, d, r)
@@ -1066,9 +1128,18 @@ def read_class(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, m: int,
             notes["mixed convergence ratio of order (3, 2)"] = ratio
         for orders in (o for o in HIGHER_ORDERS[m] if d >= len(o)):
             name = ", ".join(map(str, orders))
-            ratio = higher_mixed_convergence(f, d, orders)[1]  # its increments are round-off-sized where unread
-            mixed(f" of order ({name})", HIGHER_STEPS, ratio)
+            ratio = higher_mixed_convergence(f, d, orders)[1]
+            if not math.isnan(ratio):
+                mixed(f" of order ({name})", HIGHER_STEPS, ratio, (HIGHER_STEPS[1] / HIGHER_STEPS[0]) ** 2)
+            elif interpolant is None:  # unread, and no amplitude to bound what it hides
+                key = f"f in the class: the mixed differences of order ({name}) are read above round-off"
+                requirements[key] = False
+                unread.append(key)
+                reasons.append(f"the mixed differences of order ({name}) resolved nothing above round-off: unread, "
+                               f"not held")
             notes[f"mixed convergence ratio of order ({name})"] = ratio
+            if interpolant is not None:
+                higher_amplitude(f, d, interpolant, orders)
         increments, ratio = mixed_convergence(f, d)
         mixed("", MIXED_STEPS, ratio)
         notes[f"max|A_2h − A_h| for h = {', '.join(f'{h:g}' for h in MIXED_STEPS)}"] = increments
@@ -1082,7 +1153,7 @@ def read_class(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, m: int,
         notes[f"max|v|·2^({m}|l|_1) for |l|_1 = {d}..{interpolant.level + d - 1}"] = scaled
         notes["surplus growth per level sum (last level sums)"] = growth
         notes["surplus growth of each step of the window"] = steps
-        normalised, rise, levels = error_trend(f, interpolant)
+        normalised, rise, levels = _cached(error_trend, f, interpolant)
         trend = (f"f in the class: the error has settled at the rate (e_n·2^({m}n)/n^(d−1) grows by at most "
                  f"{TREND_GROWTH:g} per level over the last levels)")
         requirements[trend] = rise <= TREND_GROWTH

@@ -108,7 +108,8 @@ def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: i
     RateCheck
         ``measured`` the slope; ``requirements``: off the bands the network within 5% of the interpolant's
         own error from the interpolant and within its a-priori bound, the bands at most ``BAND_SHARE`` of
-        :math:`\\|f - \\Phi\\|_p^p`, the interpolant's error above round-off, and :math:`f` in the class
+        :math:`\\|f - \\Phi\\|_p^p` (else INCONCLUSIVE, a float64 limit: the bands are the narrowest it allows), the
+        interpolant's error above round-off, and :math:`f` in the class
         (:func:`~nnproofs.korobov.read_class`); ``notes``: errors, local slopes, band shares, the readings and
         the resources counted on every network.
 
@@ -177,6 +178,14 @@ def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: i
     }
     local = local_slopes(wl, y)
     slope = fit_loglog(wl, y).slope
+    banded = f"the bands contribute at most {BAND_SHARE:g} of the error^p at every size"
+    limit = ""
+    if not requirements[banded]:  # the bands are already the narrowest float64 allows: a limit of the number format
+        limit = (f"float64 limit: the bands, at the narrowest width float64 allows (δ = 2^-46, costing about "
+                 f"δ^(1/{p}) of the L{p} error), make up {max(shares):.3g} of the error^p at W·L = "
+                 f"{', '.join(f'{w:g}' for w, share in zip(wl, shares) if share > BAND_SHARE)}: there the check "
+                 f"measures the number format, not the theorem")
+        reading = dataclasses.replace(reading, unread=reading.unread + (banded,), reasons=reading.reasons + (limit,))
     return rate_check(
         f"Network B (d = {d}, m = {m}): L{p} error{'' if d == 1 else ' / n^(d-1)'} against nominal W·L",
         wl,
@@ -186,7 +195,8 @@ def check_super_approximation(f: Callable[[torch.Tensor], torch.Tensor], *, m: i
         quantity=f"slope of the L{p} error{'' if d == 1 else ' / n^(d-1)'} against nominal W·L",
         requirements=requirements,
         inconclusive=verdict(requirements, reading, abs(slope + 2.0 * m) <= SLOPE_TOLERANCE,
-                             steepening(local, -2.0 * m)),
+                             steepening(local, -2.0 * m) or (limit and "the slope spans the sizes where the bands "
+                                                             "dominate")),
         notes={"(W, L)": [tuple(p) for p in WL], f"L{p} error": errors, "local slopes": local, **raw,
                f"interpolant L{p} error": interpolation,
                "share of the bands in the error^p": shares, "network − interpolant, relative": tracking,
