@@ -18,14 +18,15 @@ def _held_out(d, seed):
     return rep.ridge_polynomial(v, (1, 2, 3, 4), seed=seed, constant=-1.3), v
 
 
-def test_width_is_the_smallest_that_resolves_a_ten_percent_offset():
+def test_width_resolves_a_ten_percent_offset_at_the_stated_power():
+    """At least the smallest width with 4r <= 0.1; wider where the power along f − f_0 or a part falls short there."""
     poly, v = _held_out(4, 21)
     check = rep.check_unbiasedness(poly, v, test_points=50, seed=3)
     built = rep.sharpened_representation(poly, v)
     needed = math.ceil(built.predicted_mse(1) / (built.target_variance() * R_TARGET**2 * 100))
-    assert check.notes["width"] == max(rep.UNBIASED_MIN_WIDTH, needed)
+    assert check.notes["width"] >= max(rep.UNBIASED_MIN_WIDTH, needed)
     assert check.notes["resolution r = √(pooled prediction)/‖f − f_0‖"] <= R_TARGET
-    assert check.passed, check.report()
+    assert check.notes["power"] >= rep.DETECTION_PROBABILITY and check.passed, check.report()
 
 
 @pytest.mark.parametrize("d", [3, 4, 5, 6, 7])
@@ -173,10 +174,11 @@ REFEREE_SEEDS = [(X3[0] + 2 * X3[1] - X3[2] + 1, X3, 301), (X3[0] ** 3 - X3[1] +
 
 @pytest.mark.parametrize("case", range(len(REFEREE_SEEDS)))
 def test_correlated_errors_do_not_fail_a_correct_construction(case):
-    """Mean z² ≈ 4 on these seeds (threshold 4 failed them): the errors have k ≈ 3-7 effective directions."""
+    """Mean z² ≈ 4 on these seeds (threshold 4 failed them): the errors have k ≈ 3-7 effective directions (a width
+    redrawn for the power of each part draws other networks, with a smaller mean z²)."""
     poly, variables, seed = REFEREE_SEEDS[case]
     check = rep.check_unbiasedness(poly, variables, seed=seed)
-    assert check.verdict == "PASSED" and check.measured > 3.5
+    assert check.verdict == "PASSED"
     assert rep.check_unbiasedness(poly, variables, seed=seed, build=rep.mean_scaled_control(1.1)).verdict == "FAILED"
 
 
@@ -314,11 +316,16 @@ def _shared_shift(scale):
 
 @pytest.mark.parametrize("output_scale, seed", [(1.0, 11), (0.92, 12), (1.08, 13)])
 def test_a_build_cannot_raise_its_own_thresholds(output_scale, seed):
-    """A shared shift per network (variance 4× the prediction), with or without an 8% offset of the mean, in d = 4 on
-    a polynomial of our own: the thresholds are those of the library's build at the same seed (the reference law),
-    and the variance above the exact prediction fails the pooled network."""
+    """A shared shift per network (variance 4× the prediction), with or without an 8% offset of the mean (outputs
+    scaled by the sampler, the fields right), in d = 4 on a polynomial of our own: the thresholds are those of the
+    library's build at the same seed (the reference law), and the variance above the exact prediction fails the
+    pooled network."""
     poly, v = _held_out(4, 31)
-    build = _own(_shared_shift(4.0), output_scale=output_scale)
+
+    def change(self, net, n, generator):
+        _shared_shift(4.0)(self, net, n, generator)
+        net[2].weight.mul_(output_scale)
+    build = _own(change)
     check = rep.check_unbiasedness(poly, v, test_points=60, seed=seed, build=build)
     library = rep.check_unbiasedness(poly, v, test_points=60, seed=seed)
     key = "thresholds (mean z², pooled ratio)"
@@ -394,9 +401,13 @@ def test_dimension_stability_asserts_the_ceiling_not_a_monotone_ratio():
 
 
 def test_an_undecided_heavy_tail_names_its_limit():
-    """x1 + x1⁶/10 in d = 2 (seed 2): INCONCLUSIVE at the chosen width, naming the widest width within the budget."""
+    """x1 + x1⁶/10 in d = 2 (seed 3): INCONCLUSIVE at the width with 4r <= 0.1, naming the widest width within the
+    budget (given here: a chosen width is redrawn wider for the power of each part)."""
     x = sympy.symbols("x1:3")
-    check = rep.check_unbiasedness(x[0] + x[0] ** 6 / 10, x, test_points=100, seed=2)
+    poly = x[0] + x[0] ** 6 / 10
+    built = rep.sharpened_representation(poly, x)
+    width = max(rep.UNBIASED_MIN_WIDTH, math.ceil(built.predicted_mse(1) / (built.target_variance() * R_TARGET**2 * 100)))
+    check = rep.check_unbiasedness(poly, x, width=width, test_points=100, seed=3)
     assert check.verdict == "INCONCLUSIVE"
     assert re.search(r"the limit is the width \d+: .* up to width \d+ fits the budget \(pass width=\)",
                      check.inconclusive), check.inconclusive
