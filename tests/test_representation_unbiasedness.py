@@ -18,14 +18,15 @@ def _held_out(d, seed):
     return rep.ridge_polynomial(v, (1, 2, 3, 4), seed=seed, constant=-1.3), v
 
 
-def test_width_is_the_smallest_that_resolves_a_ten_percent_offset():
+def test_width_resolves_a_ten_percent_offset_at_the_stated_power():
+    """At least the smallest width with 4r <= 0.1; wider where the power along f − f_0 or a part falls short there."""
     poly, v = _held_out(4, 21)
     check = rep.check_unbiasedness(poly, v, test_points=50, seed=3)
     built = rep.sharpened_representation(poly, v)
     needed = math.ceil(built.predicted_mse(1) / (built.target_variance() * R_TARGET**2 * 100))
-    assert check.notes["width"] == max(rep.UNBIASED_MIN_WIDTH, needed)
+    assert check.notes["width"] >= max(rep.UNBIASED_MIN_WIDTH, needed)
     assert check.notes["resolution r = √(pooled prediction)/‖f − f_0‖"] <= R_TARGET
-    assert check.passed, check.report()
+    assert check.notes["power"] >= rep.DETECTION_PROBABILITY and check.passed, check.report()
 
 
 @pytest.mark.parametrize("d", [3, 4, 5, 6, 7])
@@ -173,10 +174,11 @@ REFEREE_SEEDS = [(X3[0] + 2 * X3[1] - X3[2] + 1, X3, 301), (X3[0] ** 3 - X3[1] +
 
 @pytest.mark.parametrize("case", range(len(REFEREE_SEEDS)))
 def test_correlated_errors_do_not_fail_a_correct_construction(case):
-    """Mean z² ≈ 4 on these seeds (threshold 4 failed them): the errors have k ≈ 3-7 effective directions."""
+    """Mean z² ≈ 4 on these seeds (threshold 4 failed them): the errors have k ≈ 3-7 effective directions (a width
+    redrawn for the power of each part draws other networks, with a smaller mean z²)."""
     poly, variables, seed = REFEREE_SEEDS[case]
     check = rep.check_unbiasedness(poly, variables, seed=seed)
-    assert check.verdict == "PASSED" and check.measured > 3.5
+    assert check.verdict == "PASSED"
     assert rep.check_unbiasedness(poly, variables, seed=seed, build=rep.mean_scaled_control(1.1)).verdict == "FAILED"
 
 
@@ -314,11 +316,16 @@ def _shared_shift(scale):
 
 @pytest.mark.parametrize("output_scale, seed", [(1.0, 11), (0.92, 12), (1.08, 13)])
 def test_a_build_cannot_raise_its_own_thresholds(output_scale, seed):
-    """A shared shift per network (variance 4× the prediction), with or without an 8% offset of the mean, in d = 4 on
-    a polynomial of our own: the thresholds are those of the library's build at the same seed (the reference law),
-    and the variance above the exact prediction fails the pooled network."""
+    """A shared shift per network (variance 4× the prediction), with or without an 8% offset of the mean (outputs
+    scaled by the sampler, the fields right), in d = 4 on a polynomial of our own: the thresholds are those of the
+    library's build at the same seed (the reference law), and the variance above the exact prediction fails the
+    pooled network."""
     poly, v = _held_out(4, 31)
-    build = _own(_shared_shift(4.0), output_scale=output_scale)
+
+    def change(self, net, n, generator):
+        _shared_shift(4.0)(self, net, n, generator)
+        net[2].weight.mul_(output_scale)
+    build = _own(change)
     check = rep.check_unbiasedness(poly, v, test_points=60, seed=seed, build=build)
     library = rep.check_unbiasedness(poly, v, test_points=60, seed=seed)
     key = "thresholds (mean z², pooled ratio)"
@@ -394,9 +401,13 @@ def test_dimension_stability_asserts_the_ceiling_not_a_monotone_ratio():
 
 
 def test_an_undecided_heavy_tail_names_its_limit():
-    """x1 + x1⁶/10 in d = 2 (seed 2): INCONCLUSIVE at the chosen width, naming the widest width within the budget."""
+    """x1 + x1⁶/10 in d = 2 (seed 3): INCONCLUSIVE at the width with 4r <= 0.1, naming the widest width within the
+    budget (given here: a chosen width is redrawn wider for the power of each part)."""
     x = sympy.symbols("x1:3")
-    check = rep.check_unbiasedness(x[0] + x[0] ** 6 / 10, x, test_points=100, seed=2)
+    poly = x[0] + x[0] ** 6 / 10
+    built = rep.sharpened_representation(poly, x)
+    width = max(rep.UNBIASED_MIN_WIDTH, math.ceil(built.predicted_mse(1) / (built.target_variance() * R_TARGET**2 * 100)))
+    check = rep.check_unbiasedness(poly, x, width=width, test_points=100, seed=3)
     assert check.verdict == "INCONCLUSIVE"
     assert re.search(r"the limit is the width \d+: .* up to width \d+ fits the budget \(pass width=\)",
                      check.inconclusive), check.inconclusive
@@ -540,3 +551,93 @@ def test_held_out_polynomials_pass_both_checks_with_every_build(d):
             assert check.verdict == "PASSED", (build.__name__, seed, check.report())
             rate = rep.check_monte_carlo_rate(poly, v, ns=rep.default_ns(), replicates=20, seed=seed, build=build)
             assert rate.verdict == "PASSED", (build.__name__, seed, rate.report())
+
+
+# Issue 26, fourth review: near misses whose fields scale one kernel (the mean moves by (c − 1) f_k, 10% of
+# ‖f − f_0‖) passed the z-test on up to 30% of seeds where the offset sat where the variance sits (a high-degree part).
+# The exact identity of the fields decides them; the power is computed along each part; the mean of z² is compared
+# with F(k, R − 1), not χ²_k/k (a correct build failed at 20 replicates).
+
+def _kernel_scaled(k, base=rep.sharpened_representation):
+    """A build whose fields carry the degree-``k`` kernel times the c that moves the mean by 10% of ‖f − f_0‖."""
+    def build(poly, variables, *, sigma=1.0, inputs="sphere"):
+        r = base(poly, variables, sigma=sigma, inputs=inputs)
+        c = 1 + rep.DETECTION_LIMIT * math.sqrt(r.target_variance(inputs) / r.part_variances(inputs)[k])
+        kernels = {j: sympy.expand(q * sympy.nsimplify(c)) if j == k else q for j, q in r.kernels.items()}
+        return rep.SharpenedRepresentation(r.variables, r.sigma, r.beta, r.constant, dict(r.parts), kernels, r.inputs)
+    return build
+
+
+X7, X6 = sympy.symbols("x1:8", real=True), sympy.symbols("x1:7", real=True)
+X4, X5 = sympy.symbols("x1:5", real=True), sympy.symbols("x1:6", real=True)
+DEGREE_FIVE_IN_D7 = X7[0] - X7[1] / 2 + X7[6] ** 5 / 50 + 1
+KERNEL_SCALED = [  # (poly, variables, scaled degree, base build, seed, replicates, test points)
+    (DEGREE_FIVE_IN_D7, X7, 5, rep.sharpened_representation, 403, 20, 20),  # a review: PASSED on 9 of 30 seeds
+    (X6[0] - X6[1] / 2 + X6[5] ** 4 / 30 + 1, X6, 4, rep.sharpened_representation, 620, 25, 50),  # 4 of 34
+    (X4[0] * X4[1] - X4[2] ** 3 / 3 + X4[3] + 2, X4, 3, rep.sharpened_representation, 5, 20, 20),
+    (X5[0] ** 2 - X5[1] * X5[2] + X5[3] ** 4 / 5 - X5[4], X5, 2, rep.explicit_representation, 6, 20, 20),
+    (X3[0] ** 3 - X3[1] + 2 * X3[2] ** 5 / 5, X3, 1, rep.explicit_sphere_representation, 7, 20, 20),
+]
+
+
+@pytest.mark.parametrize("case", range(len(KERNEL_SCALED)))
+def test_fields_that_do_not_represent_f_are_failed_whatever_the_sampling(case):
+    poly, v, k, base, seed, replicates, points = KERNEL_SCALED[case]
+    sizes = dict(width=1000, replicates=replicates, test_points=points, seed=seed)
+    check = rep.check_unbiasedness(poly, v, build=_kernel_scaled(k, base), **sizes)
+    assert check.verdict == "FAILED" and not check.requirements[rep.checks.FIELDS_REPRESENT], check.report()
+    assert check.requirements[rep.checks.REPRESENTS_POLY]  # the parts are f's: only the kernels' identity sees it
+    assert rep.check_unbiasedness(poly, v, build=base, **sizes).requirements[rep.checks.FIELDS_REPRESENT]
+
+
+def test_the_power_is_the_least_over_the_parts_and_the_threshold_is_an_f_quantile():
+    """The correct build of a review's polynomial at seed 419 (20 replicates, 20 points) was FAILED: mean z² 7.05
+    against the χ²_k/k quantile 6.44 (k = 5.9), while z_j is a t statistic of 19 degrees of freedom. The power is the
+    least over f − f_0 and the parts, and here the degree-5 part, which sits where the variance sits, sets it."""
+    from scipy.stats import f as f_law
+    check = rep.check_unbiasedness(DEGREE_FIVE_IN_D7, X7, replicates=20, test_points=20, seed=419)
+    assert check.verdict != "FAILED", check.report()
+    k = check.notes["effective directions k (z, pooled)"][0]
+    threshold = check.notes["thresholds (mean z², pooled ratio)"][0]
+    assert threshold == pytest.approx(f_law.ppf(1 - rep.checks.UNBIASED_FALSE_REJECTION, k, 19), rel=1e-9)
+    powers = check.notes["power by direction"]
+    assert set(powers) == {"f − f_0", "f_1", "f_5"} and check.notes["power"] == min(powers.values())
+    assert powers["f_5"] < powers["f − f_0"]
+
+
+def _correct_verdicts(seeds):
+    return [rep.check_unbiasedness(DEGREE_FIVE_IN_D7, X7, replicates=20, test_points=20, seed=s).verdict
+            for s in seeds]
+
+
+@pytest.mark.slow
+def test_a_correct_build_of_a_degree_five_part_in_d7_is_never_failed():
+    """100 seeds at 20 replicates and 20 points (a review found 1 FAILED in 96 under χ²_k/k thresholds)."""
+    assert "FAILED" not in _correct_verdicts(range(400, 500))
+
+
+def test_detection_power_sees_an_offset_where_the_variance_sits():
+    """Normal errors with standard deviation 6 at 4 of 40 points and 1 elsewhere: an offset there has a per-point
+    noncentrality below the one from the average variance (the same for both directions, of equal mean square), and
+    the power is computed from the smaller: 0.25 against 1.0 along the spread direction; the z-test's measured
+    detection rate over 300 simulated runs (0.26) is not below it."""
+    g = torch.Generator().manual_seed(9)
+    sd = torch.ones(40, dtype=torch.float64)
+    sd[:4] = 6.0
+    variance = float((sd**2).mean())
+    there = torch.zeros(40, dtype=torch.float64)
+    there[:4] = math.sqrt(10.0)  # the same mean square as the spread direction
+    spread = torch.ones(40, dtype=torch.float64)
+    law = torch.randn(20, 40, dtype=torch.float64, generator=g) * sd
+    k = rep.checks.effective_directions(law / law.std(0))
+    threshold = rep.checks._z_quantile(k, 20)
+    sizes = dict(threshold=threshold, variance=variance, replicates=20, width_factor=2000.0)
+    power_there, power_spread = (rep.detection_power(law, t, **sizes) for t in (there, spread))
+    assert power_there < power_spread
+    offset = math.sqrt(2000.0) * rep.DETECTION_LIMIT / (1 + rep.DETECTION_LIMIT)  # δ t at 2000 times the width
+    detected = 0
+    for _ in range(300):
+        errors = torch.randn(20, 40, dtype=torch.float64, generator=g) * sd + offset * there
+        z = errors.mean(0) / (errors.std(0) / math.sqrt(20))
+        detected += float((z**2).mean()) > threshold
+    assert 0.05 < power_there < 0.9 and detected / 300 >= power_there - 3 * math.sqrt(power_there * (1 - power_there) / 300)

@@ -4,7 +4,8 @@
   direction): their mean is not :math:`f`; the rate check's slope and median ratio reject them;
 * :func:`bias_sign_control` (broken: biases :math:`+S`): infinite variance; the rate check's sign and ratio
   requirements and the unbiasedness check's pooled prediction reject it;
-* :func:`mean_scaled_control` (near miss: outputs times :math:`c`): the unbiasedness check rejects :math:`|c - 1| \\ge 0.1`.
+* :func:`mean_scaled_control` (near miss: outputs times :math:`c`): the unbiasedness check rejects :math:`|c - 1| \\ge 0.1`
+  from the sampling too (its mean of :math:`z^2`), besides the exact identity.
 
 Every control fails :meth:`SharpenedRepresentation.represents_target`, so :func:`check_dimension_stability` rejects it.
 """
@@ -77,7 +78,9 @@ def mean_scaled_control(scale: float) -> Callable[..., SharpenedRepresentation]:
     """Near-miss control: a ``build`` whose networks have every output weight times ``scale``.
 
     Their mean is :math:`f_0 + c(f - f_0)`, :math:`c =` ``scale``; the second moments and the prediction stay the
-    correct construction's, so only :func:`check_unbiasedness` sees :math:`|c - 1| = 0.1`.
+    correct construction's, so of the sampled checks only :func:`check_unbiasedness` sees :math:`|c - 1| = 0.1`, in
+    its mean of :math:`z^2`; its fields fail :meth:`SharpenedRepresentation.represents_target`, which FAILS it
+    whatever the sampling says.
 
     Parameters
     ----------

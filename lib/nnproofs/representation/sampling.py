@@ -239,9 +239,24 @@ class SharpenedRepresentation:
         """:math:`\\|f - f_0\\|^2_{L^2(D)}`, exact by sphere/ball moments (:mod:`nnproofs.representation_symbolic`). Cached per ``inputs``."""
         key = f"variance/{input_law(inputs)}"
         if key not in self._m_cache:
-            square = _sparse_square(sympy.Poly(sum(self.parts.values(), sympy.Integer(0)), *self.variables).terms())
-            self._m_cache[key] = float(sum(c * sym.moment(m, inputs) for m, c in square.items()))
+            self._m_cache[key] = self._squared_norm(sum(self.parts.values(), sympy.Integer(0)), inputs)
         return self._m_cache[key]
+
+    def part_variances(self, inputs: str = "sphere") -> dict[int, float]:
+        """:math:`\\|f_k\\|^2_{L^2(D)}` of each homogeneous part, exact by sphere/ball moments. Cached per ``inputs``."""
+        key = f"part variances/{input_law(inputs)}"
+        if key not in self._m_cache:
+            self._m_cache[key] = {k: self._squared_norm(part, inputs) for k, part in self.parts.items()}
+        return dict(self._m_cache[key])
+
+    def _squared_norm(self, poly, inputs: str) -> float:
+        """:math:`\\|p\\|^2_{L^2(D)}` of a polynomial in ``variables``: the exact moments of its square's terms."""
+        square = _sparse_square(sympy.Poly(poly, *self.variables).terms())
+        return float(sum(c * sym.moment(m, inputs) for m, c in square.items()))
+
+    def parts_at(self, x: torch.Tensor) -> dict[int, torch.Tensor]:
+        """:math:`f_k(x)` of each homogeneous part on a ``(N, d)`` tensor (exact polynomial evaluation in float64)."""
+        return {k: _TorchPolynomial(sympy.Poly(part, *self.variables))(x) for k, part in self.parts.items()}
 
     def predicted_mse(self, n: int, inputs: str = "sphere") -> float:
         """Exact :math:`E\\|f_n - f\\|^2_{L^2(D)} = (\\sum_k M_k/\\pi_k - \\|f - f_0\\|^2_{L^2(D)})/n` (``thm-monte-carlo``),
