@@ -348,7 +348,7 @@ def _bound(pre: torch.Tensor, W: torch.Tensor, a: torch.Tensor, x: torch.Tensor)
     m, n = W.shape[-2:]
     c = (m + n + 11) * UNIT_ROUNDOFF
     scale = W.norm(dim=-1).unsqueeze(-1) * x.norm(dim=1)  # ‖w_j‖‖x_i‖ (..., m, N)
-    near = torch.where(pre >= -c * scale, pre.abs() + scale, 0.0)
+    near = pre.abs().add_(scale).masked_fill_(pre < scale.mul_(-c), 0.0)  # in place: the audit's largest tables
     if a.ndim == W.ndim - 1:
         return c * torch.matmul(a.abs().unsqueeze(-2), near).squeeze(-2)
     return c * torch.matmul(a.abs(), near)
