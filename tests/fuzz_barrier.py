@@ -39,6 +39,7 @@ CASES = {
     "as_network": lambda: dict(name="A", net=_pair()[0]),
     "as_pair": lambda: dict(A=_pair()[0], B=_pair()[1]),
     "forward": lambda: dict(W=_pair()[0][0], a=_pair()[0][1], x=_pair()[2]),
+    "function_roundoff": lambda: dict(W=_pair()[0][0], a=_pair()[0][1], x=_pair()[2]),
     "cost": lambda: dict(W=_pair()[0][0], a=_pair()[0][1], x=_pair()[2], y=_pair()[3], loss="huber",
                          lam=barrier.LAMBDA),
     "Loss": lambda: dict(name="huber-copy", lipschitz=0.5, function=barrier.LOSSES["huber"].function),

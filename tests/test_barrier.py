@@ -65,7 +65,7 @@ def test_every_segment_keeps_its_guarantee(n, m, seed, dead, unit, loss, cover, 
     torch.testing.assert_close(path.end[1], B[1], rtol=0, atol=0)
     report = barrier.audit(path, x, y, A=A, B=B, loss=loss, lam=LAM)
     assert report.holds, report.failures
-    assert report.max_function_change <= barrier.FUNCTION_ATOL
+    assert report.max_function_change <= 1  # within the float64 error bound of f at every data point
     assert report.barrier <= report.certificate + barrier.COST_ATOL  # certificate ≥ realised barrier
     assert report.spherized_level <= report.level + barrier.COST_ATOL
     W, a = path.evaluate(torch.linspace(0, 1, 101))
@@ -563,7 +563,7 @@ def test_sweep_worst_case_rate_and_its_controls(n):
             assert not fixed.passed and not fixed.rate_holds, (seed, fixed.report())
             chord = barrier.check_barrier_decay(n=2, widths=widths, seeds=seeds, seed=seed, spherization="chord")
             assert not chord.passed, seed
-            assert chord.notes["largest function change on exact segments"] > 1e3 * barrier.FUNCTION_ATOL
+            assert chord.notes["largest function change on exact segments, in float64 error bounds"] > 1e6
             joint = barrier.check_barrier_decay(n=2, widths=widths, seeds=seeds, seed=seed, bridge="joint")
             assert not joint.passed, seed
 
@@ -872,7 +872,8 @@ def test_round_off_is_relative_to_the_cost_level(scale):
     assert barrier.audit(path, x, y * scale, A=A, B=B, loss="huber", lam=barrier.LAMBDA).holds
     u = barrier.UNIT_ROUNDOFF
     assert barrier.cost_roundoff(1.5e4, samples=40, width=8) == pytest.approx(4 * u * 42 * 1.5e4)
-    assert barrier.cost_roundoff(-2.0, 3.0, samples=1, width=2, mass=5.0) == pytest.approx(4 * u * (6 + 12 + 5))
+    assert barrier.cost_roundoff(-2.0, 3.0, samples=1, width=2, function_error=5.0) == pytest.approx(
+        4 * u * (6 + 12) + 10)
 
 
 def test_float32_networks_are_refused_with_a_conversion_hint():

@@ -143,8 +143,9 @@ def test_a_segment_of_another_type_is_refused():
 
 @pytest.mark.parametrize("scale", [1e4, 3e5])
 def test_large_outputs_are_judged_relative_to_their_round_off(scale):
-    """Function-exact segments are compared with the output scale max(1, max_i Σ_j |a_j||w_j·x_i|): a correct
-    path between networks with output weights of 1e4 was FAILED on a round-off change of 1.2e-10."""
+    """Function-exact segments are compared with the float64 error bound of f at each data point
+    (function_roundoff): a correct path between networks with output weights of 1e4 was FAILED on a round-off
+    change of 1.2e-10 against an absolute tolerance."""
     generator = torch.Generator().manual_seed(1)
     W = torch.randn(2, 64, 2, dtype=torch.float64, generator=generator)
     W = W / W.norm(dim=2, keepdim=True)
@@ -153,5 +154,5 @@ def test_large_outputs_are_judged_relative_to_their_round_off(scale):
     y = torch.randn(30, dtype=torch.float64, generator=generator)
     A, B = (W[0], a[0]), (W[1], a[1])
     report = barrier.audit(barrier.constructive_path(A, B, x, cover="grid"), x, y, A=A, B=B, loss="huber", lam=1e-3)
-    assert all(s.function_change <= barrier.FUNCTION_ATOL for s in report.segments if s.exact)
+    assert all(s.function_change <= 1 for s in report.segments if s.exact)
     assert report.verdict != "FAILED", report.report()

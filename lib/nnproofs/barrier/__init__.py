@@ -15,8 +15,8 @@ with the cost (definition ``def-barrier-cost``) :math:`C(\\theta) = \\frac1N\\su
 
 The API, in the chapter's order:
 
-* networks and cost (``def-barrier-cost``): :func:`as_network`, :func:`as_pair`, :func:`forward`,
-  :func:`cost`, the losses :data:`LOSSES` / :func:`get_loss` (verified convex and Lipschitz);
+* networks and cost (``def-barrier-cost``): :func:`as_network`, :func:`as_pair`, :func:`forward` (and
+  :func:`function_roundoff`, the float64 error bound of each computed ``f(x_i)``), :func:`cost`, the losses :data:`LOSSES` / :func:`get_loss` (verified convex and Lipschitz);
 * the path of Theorem ``thm-barrier-decay`` (our reconstruction of Baturin 2026), segment by segment:
   :func:`constructive_path` (prune / spherize, merge, consolidate, free moves, the bridge in output
   weights, transfers, the second network's steps reversed), its covers :func:`sphere_cover`,
@@ -79,21 +79,21 @@ from .construction import BRIDGES, COVERS, SPHERIZATIONS, constructive_path, def
 from .covers import ball_cover, sphere_cover, weighted_kmeans
 from .data import spread_network, spread_pairs, teacher_data, tight_pair, train_networks
 from .drawing import COVER_COLORS, draw_directions, draw_path_state, draw_profile
-from .evaluation import COST_ATOL, UNIT_ROUNDOFF, FUNCTION_ATOL, JOINT_RTOL, OUTPUT_RTOL, Audit, Profile, SegmentAudit, audit, barrier, barriers, cost_roundoff, profile
+from .evaluation import COST_ATOL, JOINT_RTOL, OUTPUT_RTOL, Audit, Profile, SegmentAudit, audit, barrier, barriers, cost_roundoff, profile
 from .losses import CONVEXITY_ATOL, HUBER_DELTA, LOSS_PROBE, LOSS_PROBE_TARGETS, LOSSES, PROBE_RESOLUTION, Loss, get_loss, proof_of
-from .model import CHUNK_ELEMENTS, FEASIBILITY_RTOL, LAMBDA, Network, as_network, as_pair, cost, forward
+from .model import CHUNK_ELEMENTS, FEASIBILITY_RTOL, LAMBDA, UNIT_ROUNDOFF, Network, as_network, as_pair, cost, forward, function_roundoff
 from .paths import EXACT_KINDS, GUARANTEES, Canonical, Path, Segment, form_problem
 
 __all__ = [
     # networks, losses, cost
-    "Network", "LAMBDA", "FEASIBILITY_RTOL", "CHUNK_ELEMENTS", "as_network", "as_pair", "forward", "cost",
+    "Network", "LAMBDA", "FEASIBILITY_RTOL", "CHUNK_ELEMENTS", "as_network", "as_pair", "forward", "function_roundoff", "cost",
     "HUBER_DELTA", "CONVEXITY_ATOL", "LOSS_PROBE", "LOSS_PROBE_TARGETS", "PROBE_RESOLUTION", "Loss", "LOSSES", "get_loss", "proof_of",
     # the construction
     "EXACT_KINDS", "GUARANTEES", "Segment", "Canonical", "Path", "form_problem",
     "sphere_cover", "ball_cover", "weighted_kmeans",
     "COVERS", "SPHERIZATIONS", "BRIDGES", "default_cells", "constructive_path",
     # the cost along a path, the audit
-    "FUNCTION_ATOL", "COST_ATOL", "UNIT_ROUNDOFF", "OUTPUT_RTOL", "JOINT_RTOL", "cost_roundoff", "Profile", "profile", "barrier", "barriers", "SegmentAudit", "Audit", "audit",
+    "COST_ATOL", "UNIT_ROUNDOFF", "OUTPUT_RTOL", "JOINT_RTOL", "cost_roundoff", "Profile", "profile", "barrier", "barriers", "SegmentAudit", "Audit", "audit",
     # networks to connect
     "spread_network", "spread_pairs", "teacher_data", "tight_pair", "train_networks",
     # path finders

@@ -15,7 +15,7 @@ from . import costs
 from .construction import constructive_path, default_cells
 from .evaluation import COST_ATOL, Profile, _roundoff, profile
 from .losses import get_loss
-from .model import LAMBDA, MAX_LR, Network, as_network, as_pair, _data, _forward, _generator, _lam, _values
+from .model import LAMBDA, MAX_LR, Network, as_network, as_pair, _data, _forward, _generator, _lam, _values, function_roundoff
 from .paths import Path, Segment
 
 
@@ -317,7 +317,8 @@ def path_finders(pairs: Sequence[tuple], x, y, *, loss: str, lam: float = LAMBDA
 def _sampled_roundoff(path, sampled: Profile, x, lipschitz: float, lam: float) -> float:
     """The round-off bound (:func:`nnproofs.barrier.evaluation._roundoff`) of ``path``'s sampled costs on ``x``."""
     W, a = path.evaluate(sampled.t)
-    return _roundoff(torch.as_tensor(sampled.cost, device=W.device), W, a, _data(x).to(W.device), lipschitz, lam)
+    return _roundoff(torch.as_tensor(sampled.cost, device=W.device), a, function_roundoff(W, a, _data(x).to(W.device)),
+                     lipschitz, lam)
 
 
 def compare_paths(pairs: Sequence[tuple], x, y, *, loss: str, lam: float = LAMBDA, bezier_steps: int = 300,

@@ -13,13 +13,10 @@ from ..rates import fold
 from ..validate import finite_real, positive_int
 from . import costs
 from .losses import PROBE_RESOLUTION, get_loss, proof_of, verified_for
-from .model import FEASIBILITY_RTOL, _data, _lam, _values, _values_at, as_pair
+from .model import FEASIBILITY_RTOL, UNIT_ROUNDOFF, _data, _lam, _values, _values_at, as_pair
 from .paths import EXACT_KINDS, Path, Segment, form_problem
 
-FUNCTION_ATOL = 1e-10  # function-exact segments and joints: |f_t − f_0| ≤ this times the output scale, with no
-#   floor (round-off ~1e-14 of it)
 COST_ATOL = 1e-12  # the optimised baselines stop when their barrier is below this (baselines.py)
-UNIT_ROUNDOFF = 2.0**-53  # u: float64 rounds every operation to a relative error of at most this
 OUTPUT_RTOL = 1e-14  # merge keeps a (bit for bit: a line keeps equal coordinates), spherize keeps a_j‖w_j‖ up
 #   to a few ulps of the rescaling
 JOINT_RTOL = 1e-15  # parameters where two segments meet, and at the path's ends against A and B: each unit's row
@@ -31,9 +28,9 @@ SIDE_ORDER = {"A": 0, "bridge": 1, "B": 2}  # the proof's order: A's steps, the 
 
 
 def cost_roundoff(loss_level: float, penalty_level: float = 0.0, *, samples: int, width: int,
-                  mass: float = 0.0) -> float:
+                  function_error: float = 0.0) -> float:
     """A bound on the float64 error of the difference of two computed costs:
-    ``4u[(N + 2) loss_level + (m + 2) penalty_level + mass]``.
+    ``4u[(N + 2) loss_level + (m + 2) penalty_level] + 2 function_error``.
 
     Parameters
     ----------
@@ -44,14 +41,15 @@ def cost_roundoff(loss_level: float, penalty_level: float = 0.0, *, samples: int
         The largest ``λ Σ_j |a_j|`` of the two, a sum over ``m`` units.
     samples, width : int
         ``N`` and ``m``.
-    mass : float
-        ``L (n + m + 2) max_t Σ_j |a_j(t)| ‖w_j(t)‖ · max_i ‖x_i‖``: each ``f(x_i)`` is exact to
-        ``γ_{n+m+2} Σ_j |a_j| ‖w_j‖ ‖x_i‖``, and an ``L``-Lipschitz loss passes that on.
+    function_error : float
+        ``L max_θ mean_i e_i(θ)`` over the costs' parameter sets: each computed ``f(x_i)`` is within ``e_i``
+        (:func:`function_roundoff`), and an ``L``-Lipschitz loss passes that on to the mean.
 
     Returns
     -------
     float
-        Twice the bound ``2u[...]`` of one computed cost (a difference of two).
+        Twice the bound ``2u[(N + 2) loss_level + (m + 2) penalty_level] + function_error`` of one computed
+        cost (a difference of two).
 
     Examples
     --------
@@ -65,25 +63,20 @@ def cost_roundoff(loss_level: float, penalty_level: float = 0.0, *, samples: int
     Algorithms*, §3.1), which hold in any order of the sums. Budget: constant work.
     """
     levels = [abs(finite_real(name, value)) for name, value in
-              (("loss_level", loss_level), ("penalty_level", penalty_level), ("mass", mass))]
-    if mass < 0:
-        raise ValueError(f"mass must be >= 0, got {mass!r}")
+              (("loss_level", loss_level), ("penalty_level", penalty_level), ("function_error", function_error))]
+    if function_error < 0:
+        raise ValueError(f"function_error must be >= 0, got {function_error!r}")
     samples, width = positive_int("samples", samples), positive_int("width", width)
-    return 4 * UNIT_ROUNDOFF * ((samples + 2) * levels[0] + (width + 2) * levels[1] + levels[2])
+    return 4 * UNIT_ROUNDOFF * ((samples + 2) * levels[0] + (width + 2) * levels[1]) + 2 * levels[2]
 
 
-def _roundoff(c: torch.Tensor, W: torch.Tensor, a: torch.Tensor, x: torch.Tensor, lipschitz: float,
-              lam: float) -> float:
-    """:func:`cost_roundoff` of the costs ``c`` sampled at the parameter sets ``W (..., m, n)``, ``a (..., m)``."""
+def _roundoff(c: torch.Tensor, a: torch.Tensor, e: torch.Tensor, lipschitz: float, lam: float) -> float:
+    """:func:`cost_roundoff` of the costs ``c`` sampled at parameter sets with output weights ``a (..., m)`` and
+    function round-off bounds ``e (..., N)`` (:func:`function_roundoff`)."""
     penalty = lam * a.abs().sum(-1)
     return cost_roundoff(float((c - penalty.reshape(c.shape)).abs().max()), float(penalty.max()),
-                         samples=x.shape[0], width=W.shape[-2], mass=_mass(W, a, x, lipschitz))
-
-
-def _mass(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor, lipschitz: float) -> float:
-    """``L (n + m + 2) max_t Σ_j |a_j(t)| ‖w_j(t)‖ · max_i ‖x_i‖`` over the parameter sets ``W (..., m, n)``, ``a``."""
-    m, n = W.shape[-2:]
-    return lipschitz * (n + m + 2) * float((a.abs() * W.norm(dim=-1)).sum(-1).max()) * float(x.norm(dim=1).max())
+                         samples=e.shape[-1], width=a.shape[-1],
+                         function_error=lipschitz * float(e.mean(-1).max()))
 
 
 @dataclass(frozen=True)
@@ -163,8 +156,8 @@ def _check_fields(path: Path) -> None:
 
 def _sampled(path: Path, x, y, loss: str, lam: float, points_per_segment: int, refine: bool = False):
     """Parameters, function and cost at ``points_per_segment`` times per segment (``2p − 1`` nested ones when
-    ``refine``: the coarse samples are every other one, and each segment's ``max_{t,i} Σ_j |a_j| σ(w_j·x_i)``
-    comes last)."""
+    ``refine``: the coarse samples are every other one, and the function's round-off bounds ``(S, 2p − 1, N)``
+    (:func:`function_roundoff`) come last)."""
     if not isinstance(path, Path):
         raise TypeError(f"path must be a Path, got {type(path).__name__}")
     _check_fields(path)
@@ -181,17 +174,16 @@ def _sampled(path: Path, x, y, loss: str, lam: float, points_per_segment: int, r
     # a segment whose sampled W are all equal (a line with W0 = W1: Segment.forward_evaluate keeps them bit for
     # bit) has one hidden layer: evaluated once, for all its a(t) at once
     fixed = [bool((q[0] == q[0][:1]).all()) for q in params]
-    values = [_values_at(q[0][0], q[1], x, y, loss_fn, lam, reach=refine) if k else None
+    values = [_values_at(q[0][0], q[1], x, y, loss_fn, lam, bound=refine) if k else None
               for q, k in zip(params, fixed)]
     moving = [q for q, k in zip(params, fixed) if not k]
     if moving:
         batch = _values(torch.cat([q[0] for q in moving]), torch.cat([q[1] for q in moving]), x, y, loss_fn, lam,
-                        reach=refine)
+                        bound=refine)
         split = iter(zip(*(v.split(points_per_segment) for v in batch)))
         values = [v if k else next(split) for v, k in zip(values, fixed)]
-    f, c, *reach = (torch.stack(v) for v in zip(*values))
-    return (local, f, c, x, torch.stack([q[0] for q in params]), torch.stack([q[1] for q in params]),
-            *(r.amax(1).tolist() for r in reach))
+    f, c, *bounds = (torch.stack(v) for v in zip(*values))
+    return (local, f, c, x, torch.stack([q[0] for q in params]), torch.stack([q[1] for q in params]), *bounds)
 
 
 def profile(path: Path, x, y, *, loss: str, lam: float, points_per_segment: int = 17) -> Profile:
@@ -320,10 +312,9 @@ def barriers(paths: Sequence[Path], x, y, *, loss: str, lam: float, points_per_s
 class SegmentAudit:
     """What one segment promises and what it did on the data.
 
-    ``function_change``: ``max_{t,i} |f_t(x_i) − f_0(x_i)|`` relative to the output scale
-    ``max_i Σ_j |a_j| σ(w_j·x_i)`` over ``A``, ``B`` and the segment's own parameters (what float64 round-off of
-    ``f`` is proportional to: an inactive unit adds an exact 0, however large its ``a_j``; no floor, so the units
-    of the network do not matter; exact kinds must keep it ≤ ``FUNCTION_ATOL``);
+    ``function_change``: ``max_{t,i} |f_t(x_i) − f_0(x_i)| / (e_i(θ_0) + max_t e_i(θ_t))``, each change against
+    the float64 error bound of the two computed values at that data point (:func:`function_roundoff`, the
+    maximum over the segment's samples, both ends included); exact kinds must keep it ``≤ 1``;
     ``excess``: how far the cost went above its promised bound, which is ``allowed`` (round-off
     :func:`cost_roundoff`, plus the merge certificate for merge segments), in the segment's forward
     direction; ``largest_norm``: ``max_{t,j} ‖w_j(t)‖`` (feasibility, ``≤ 1 + FEASIBILITY_RTOL``);
@@ -334,8 +325,9 @@ class SegmentAudit:
     the first segment, the path's start and ``A``; the last adds its end against ``B``), each row ``w_j`` and
     output weight ``a_j`` relative to its own size, capped at its tensor's largest in A and B (:func:`_gap`),
     ``≤ JOINT_RTOL``;
-    ``function_jump``: ``max_i |f(x_i)|`` gap there, relative to the output scale over ``A``, ``B`` and both
-    sides' parameters (``≤ FUNCTION_ATOL``); ``form``: :func:`form_problem` (``""`` when the segment has its form).
+    ``function_jump``: ``max_i |f(x_i) − f'(x_i)| / (e_i(θ) + e_i(θ'))`` at the same joints, the function on
+    both sides against its float64 error bounds there (``≤ 1``); ``form``: :func:`form_problem` (``""`` when
+    the segment has its form).
     """
 
     kind: str
@@ -364,11 +356,11 @@ class SegmentAudit:
     @property
     def joined(self) -> bool:
         """Starts where the previous segment ends (or at ``A``), and the function agrees there."""
-        return self.joint <= JOINT_RTOL and self.function_jump <= FUNCTION_ATOL
+        return self.joint <= JOINT_RTOL and self.function_jump <= 1
 
     @property
     def holds(self) -> bool:
-        return ((not self.exact or self.function_change <= FUNCTION_ATOL) and self.excess <= self.allowed
+        return ((not self.exact or self.function_change <= 1) and self.excess <= self.allowed
                 and self.feasible and self.keeps_output and self.joined and not self.form)
 
 
@@ -439,7 +431,8 @@ class Audit:
 
     @property
     def joined(self) -> bool:
-        """Continuous from ``A`` to ``B``: every joint and both ends within ``JOINT_RTOL`` (and ``FUNCTION_ATOL``)."""
+        """Continuous from ``A`` to ``B``: every joint and both ends within ``JOINT_RTOL``, and ``f`` there within
+        its round-off bounds."""
         return all(s.joined for s in self.segments)
 
     @property
@@ -604,7 +597,7 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
 
     Notes
     -----
-    Tolerances: round-off only (``JOINT_RTOL``, ``FUNCTION_ATOL``, :func:`cost_roundoff`,
+    Tolerances: round-off only (``JOINT_RTOL``, :func:`function_roundoff`, :func:`cost_roundoff`,
     ``OUTPUT_RTOL``); the chapter's "How the checks decide" gives the reasons. Budget: as :func:`profile`.
     """
     if type(path) is not Path or any(type(s) is not Segment for s in path.segments):
@@ -618,28 +611,26 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
     (WA, aA), (WB, aB) = as_pair(A, B)
     if WA.shape != path.segments[0].W0.shape:
         raise ValueError(f"A and B must have the path's shape {tuple(path.segments[0].W0.shape)}, got {tuple(WA.shape)}")
-    local, f, c, x, Ws, As, own_scales = _sampled(path, x, y, loss, lam, points_per_segment, refine=True)
+    local, f, c, x, Ws, As, e = _sampled(path, x, y, loss, lam, points_per_segment, refine=True)
     loss_fn = get_loss(loss)
     lipschitz = loss_fn.lipschitz
     mean_norm = float(x.norm(dim=1).mean())
-    roundoff = _roundoff(c, Ws, As, x, lipschitz, lam)
+    roundoff = _roundoff(c, As, e, lipschitz, lam)
     _, y = _data(x, y, loss=loss)
     WA, aA, WB, aB = (t.to(x.device) for t in (WA, aA, WB, aB))
     caps = (max(float(W.norm(dim=1).max()) for W in (WA, WB)), max(float(a.abs().max()) for a in (aA, aB)))
-    f_ends = [_values(W[None], a[None], x, y, loss_fn, lam)[0][0] for W, a in ((WA, aA), (WB, aB))]
-    output_scale = max(float((torch.relu(x @ W.T) * a.abs()).sum(dim=1).max()) for W, a in ((WA, aA), (WB, aB)))
+    ends = [_values(W[None], a[None], x, y, loss_fn, lam, bound=True) for W, a in ((WA, aA), (WB, aB))]
+    (f_A, _, e_A), (f_B, _, e_B) = ([v[0] for v in end] for end in ends)
     moved = [0.0, 0.0]
     results, bounds = [], []
     for i, segment in enumerate(path.segments):
-        before = (WA, aA, f_ends[0]) if i == 0 else (Ws[i - 1, -1], As[i - 1, -1], f[i - 1, -1])
-        # round-off of f along the segment and at its joints: its own parameters' scale too (units orthogonal to
-        # the data at A and B can carry large output weights inside the path)
-        scale = max(output_scale, own_scales[i])
+        before = (WA, aA, f_A, e_A) if i == 0 else (Ws[i - 1, -1], As[i - 1, -1], f[i - 1, -1], e[i - 1, -1])
+        # f on both sides of a joint, each computed value within its own round-off bound e_i
         joint = _gap(Ws[i, 0], As[i, 0], before[0], before[1], caps)
-        jump = _relative(f[i, 0] - before[2], max(scale, own_scales[i - 1] if i else 0.0))
+        jump = _relative(f[i, 0] - before[2], e[i, 0] + before[3])
         if i == len(path.segments) - 1:
             joint = max(joint, _gap(Ws[i, -1], As[i, -1], WB, aB, caps))
-            jump = max(jump, _relative(f[i, -1] - f_ends[1], scale))
+            jump = max(jump, _relative(f[i, -1] - f_B, e[i, -1] + e_B))
         step = float((segment.a0.abs() * (segment.W1 - segment.W0).norm(dim=1)).sum())
         if segment.kind == "merge":
             moved[0 if segment.side == "A" else 1] += step
@@ -649,8 +640,8 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
             kept = As[i] if segment.kind == "merge" else As[i] * norms
             largest = float(kept[0].abs().max())
             output_change = float((kept - kept[0]).abs().max()) / largest if largest > 0 else 0.0
-        fi, ci = (f[i].flip(0), c[i].flip(0)) if segment.reverse else (f[i], c[i])  # forward direction
-        change = _relative(fi - fi[0], scale)
+        fi, ci, ei = (f[i].flip(0), c[i].flip(0), e[i].flip(0)) if segment.reverse else (f[i], c[i], e[i])
+        change = _relative(fi - fi[0], ei[0] + ei.amax(0))  # forward direction, against f's round-off bound
         if segment.kind in ("prune", "spherize"):
             excess = float((ci[1:] - ci[:-1]).max())
         elif segment.kind in ("consolidate", "merge"):

@@ -20,6 +20,7 @@ Network = tuple[torch.Tensor, torch.Tensor]
 LAMBDA = 1e-3  # ℓ1 weight on the output layer in the chapter's experiments
 MAX_LR = 10.0  # Adam's learning rate in train_networks and bezier_paths: at most this (larger ones overflow)
 X_RANGE = (2.0**-500, 2.0**500)  # the largest |x_ij| of each non-zero row: outside, ‖x_i‖² under- or overflows
+UNIT_ROUNDOFF = 2.0**-53  # u: float64 rounds every operation to a relative error of at most this
 FEASIBILITY_RTOL = 1e-12  # ‖w_j‖ ≤ 1 + this: the projection w / max(1, ‖w‖) overshoots by an ulp at most
 CHUNK_ELEMENTS = {"cpu": 1 << 18, "cuda": 1 << 24}  # parameter sets × hidden units × data points at once:
 #   on a CPU the (sets, m, N) hidden activations should stay in cache (2 MiB); a GPU wants large batches
@@ -298,6 +299,61 @@ def _output(pre: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
     return torch.matmul(a.unsqueeze(-2), torch.relu(pre)).squeeze(-2)
 
 
+def function_roundoff(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+    """A bound on the float64 error of each computed ``f(x_i)``:
+    ``e_i = c·u·Σ_{j∈J_i} |a_j| (|w_j·x_i| + ‖w_j‖‖x_i‖)``, ``c = m + n + 11``, ``u = 2⁻⁵³``,
+    ``J_i = {j : w_j·x_i ≥ −c·u·‖w_j‖‖x_i‖}`` (the units not clearly inactive at ``x_i``).
+
+    Parameters
+    ----------
+    W, a, x
+        As in :func:`forward`: ``W (..., m, n)``, ``a (..., m)``, ``x (N, n)``.
+
+    Returns
+    -------
+    tensor (..., N)
+        ``e_i`` per parameter set and data point, float64 on ``x``'s device (``w_j·x_i`` the computed
+        pre-activation).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from nnproofs import barrier
+    >>> W, a = torch.eye(2, dtype=torch.float64), torch.tensor([2.0, -1.0], dtype=torch.float64)
+    >>> x = torch.tensor([[1.0, -3.0]], dtype=torch.float64)
+    >>> barrier.function_roundoff(W, a, x).tolist() == [15 * barrier.UNIT_ROUNDOFF * 2 * (1 + 10**0.5)]
+    True
+
+    Notes
+    -----
+    Higham's bounds of inner products (*Accuracy and Stability of Numerical Algorithms*, §3.1; any order of
+    the sums, with or without fused multiply-adds), ``γ_k = ku/(1 − ku) ≤ (k + 1)u``: the pre-activation is
+    computed to ``γ_n Σ_k|w_jk||x_ik| ≤ γ_n‖w_j‖‖x_i‖`` (so its ReLU too), the output sum to
+    ``γ_m Σ_j|a_j|σ(w_j·x_i)``. Two parameter sets that should give the same ``f`` (two samples of an exact
+    segment, its curve rounded coordinate by coordinate; two sides of a joint, within ``JOINT_RTOL``, 4.5 ulps
+    = 9u per parameter) differ in ``a_j σ(w_j·x_i)`` by at most ``9u|a_j|(|w_j·x_i| + ‖w_j‖‖x_i‖)``. So
+    ``c = (m + 1) + (n + 1) + 9`` bounds ``|f̂(x_i) − f̂'(x_i)| ≤ e_i(θ) + e_i(θ')``. A unit below
+    ``−c·u·‖w_j‖‖x_i‖`` is below 0 exactly too (``c ≥ n + 1``) and adds an exact 0, however large its
+    ``a_j``; one at its activation boundary adds up to ``u|a_j|‖w_j‖‖x_i‖`` either side. Budget: as
+    :func:`forward`.
+    """
+    W, a, x = _shapes(W, a, x)
+    with torch.no_grad():
+        return _bound(torch.matmul(W, x.T), W, a, x)
+
+
+def _bound(pre: torch.Tensor, W: torch.Tensor, a: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+    """:func:`function_roundoff` from the pre-activations ``pre = W xᵀ``: ``W (..., m, n)`` with ``a (..., m)``,
+    or one ``W (m, n)`` shared by the rows of ``a (T, m)``."""
+    m, n = W.shape[-2:]
+    c = (m + n + 11) * UNIT_ROUNDOFF
+    scale = W.norm(dim=-1).unsqueeze(-1) * x.norm(dim=1)  # ‖w_j‖‖x_i‖ (..., m, N)
+    near = pre.abs().add_(scale).masked_fill_(pre < scale.mul_(-c), 0.0)  # in place: the audit's largest tables
+    if a.ndim == W.ndim - 1:
+        return c * torch.matmul(a.abs().unsqueeze(-2), near).squeeze(-2)
+    return c * torch.matmul(a.abs(), near)
+
+
 def cost(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor, y: torch.Tensor, *, loss: str, lam: float) -> torch.Tensor:
     """The cost ``C(θ) = mean_i ℓ(f_θ(x_i), y_i) + λ‖a‖₁`` of every parameter set of a batch.
 
@@ -347,10 +403,10 @@ def cost(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor, y: torch.Tensor, *, 
     return loss_fn(_forward(W, a, x), y).mean(-1) + lam * a.abs().sum(-1)
 
 
-def _values(W, a, x, y, loss: Loss, lam: float, *, reach: bool = False):
+def _values(W, a, x, y, loss: Loss, lam: float, *, bound: bool = False):
     """Function values ``(T, N)`` and costs ``(T,)`` of ``T`` parameter sets, in memory-bounded chunks; with
-    ``reach``, also ``max_i Σ_j |a_j| σ(w_j·x_i)`` per set ``(T,)``, the scale of ``f``'s round-off, from the same
-    pre-activations (a unit inactive at ``x_i`` adds an exact 0 there, however large its ``a_j``)."""
+    ``bound``, also their float64 error bounds ``(T, N)`` (:func:`function_roundoff`) from the same
+    pre-activations."""
     _refuse_overflow(W, a, x, y, loss, lam)
     chunk = max(1, CHUNK_ELEMENTS.get(W.device.type, CHUNK_ELEMENTS["cpu"]) // (W.shape[-2] * x.shape[0]))
     fs, cs, rs = [], [], []
@@ -360,13 +416,13 @@ def _values(W, a, x, y, loss: Loss, lam: float, *, reach: bool = False):
             f = _output(pre, ac)
             fs.append(f)
             cs.append(loss(f, y).mean(-1) + lam * ac.abs().sum(-1))
-            if reach:
-                rs.append(torch.matmul(ac.abs().unsqueeze(-2), torch.relu(pre)).squeeze(-2).amax(-1))
+            if bound:
+                rs.append(_bound(pre, W[start:start + chunk], ac, x))
     values = torch.cat(fs), torch.cat(cs)
-    return (*values, torch.cat(rs)) if reach else values
+    return (*values, torch.cat(rs)) if bound else values
 
 
-def _values_at(W, a, x, y, loss: Loss, lam: float, *, reach: bool = False):
+def _values_at(W, a, x, y, loss: Loss, lam: float, *, bound: bool = False):
     """:func:`_values` of parameter sets ``(W, a_k)`` that share the first-layer weights ``W (m, n)``:
     ``σ(W xᵀ)`` once, then one matrix product for every ``a_k`` (rows of ``a (T, m)``)."""
     _refuse_overflow(W, a, x, y, loss, lam)
@@ -375,7 +431,7 @@ def _values_at(W, a, x, y, loss: Loss, lam: float, *, reach: bool = False):
         active = torch.relu(pre)
         f = torch.matmul(a, active)
         values = f, loss(f, y).mean(-1) + lam * a.abs().sum(-1)
-        return (*values, torch.matmul(a.abs(), active).amax(-1)) if reach else values
+        return (*values, _bound(pre, W, a, x)) if bound else values
 
 
 def _refuse_overflow(W, a, x, y, loss: Loss, lam: float) -> None:
