@@ -1,5 +1,5 @@
 """Budgets: every public function estimates its cost from its arguments before it starts, and refuses beyond a
-documented budget with an error that names the parameter (design.md section 5, rule 14).
+documented budget with an error that names the parameter.
 
 Two budgets, each a multiple of :func:`factor`:
 

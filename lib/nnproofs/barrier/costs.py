@@ -1,5 +1,5 @@
 """Cost estimates of the chapter's operations, from their sizes alone (Python numbers, no allocation), and the
-refusals beyond the floor's budgets (design.md section 5, rule 14; :mod:`nnproofs.budget`).
+refusals beyond the floor's budgets (:mod:`nnproofs.budget`).
 
 Every public function of :mod:`nnproofs.barrier` calls :func:`refuse` with its estimate before it starts.
 The estimates count multiply-adds (work) and the bytes of the largest float64 table built at once (memory).

@@ -55,7 +55,7 @@ def _floor(builder: LayeredNetwork, name: str, r: Values, base: int, band: float
 
 
 def _indicators(steps: Values, count: int) -> Values:
-    """:math:`[q = \\beta] = S_\\beta - S_{\\beta+1}`, :math:`\\beta < ` ``count``, with :math:`S_0 = 1`, :math:`S_{count} = 0`."""
+    """:math:`[q = \\beta] = S_\\beta - S_{\\beta+1}` for :math:`\\beta` below ``count``, with :math:`S_0 = 1`, :math:`S_{count} = 0`."""
     matrix = torch.zeros(count, count - 1, dtype=torch.float64)
     for beta in range(count):
         if beta >= 1:

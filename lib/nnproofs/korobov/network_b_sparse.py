@@ -42,7 +42,7 @@ class SparseSuperApproximationNetwork(nn.Module):
        square holds the level, :math:`L_{\\mathbf l} \\le L` and :math:`W_{\\mathbf l} \\le W`), read at the
        multiple :math:`k_{\\mathbf l}/K'_{\\mathbf l}` of :math:`1/K'_{\\mathbf l}`, so the table's own
        floor stages have no bands;
-    3. *shape* — :math:`T_{\\mathbf l} = ` :func:`basis_product_network` :math:`(d, s)` at :math:`t`,
+    3. *shape* — :math:`T_{\\mathbf l}` is :func:`basis_product_network` with arguments :math:`(d, s)`, at :math:`t`:
        Network A's template, within :math:`(d-1)4^{-s}` of :math:`\\prod_j (1 - |t_j|)`;
     4. *recombination* —
        :math:`\\Phi = \\operatorname{clip}_M \\sum_{\\mathbf l} lo_{\\mathbf l} T_{\\mathbf l}

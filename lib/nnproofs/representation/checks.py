@@ -137,7 +137,7 @@ def _represents(rep: SharpenedRepresentation, poly, variables) -> bool:
     """Whether ``rep`` is a representation of ``poly`` itself, not of another polynomial: the same variables in the same
     order, parts whose sum is :math:`f - f_0` (exact rationals, :func:`representation_symbolic.homogeneous_parts`) and
     the constant :math:`f_0` (as the float64 field holds it). The predictions are computed from ``rep``'s fields; this
-    joint ties them to the polynomial the reader passed (design.md rule 10)."""
+    joint ties them to the polynomial the reader passed."""
     variables = sym.check_variables(variables)
     parts = sym.homogeneous_parts(poly, variables)
     constant = parts.pop(0, sympy.Integer(0))
@@ -150,7 +150,7 @@ def _represents(rep: SharpenedRepresentation, poly, variables) -> bool:
 def _built(build, poly, variables, sigma, inputs) -> tuple[SharpenedRepresentation, SharpenedRepresentation]:
     """``build(poly, variables, sigma=sigma, inputs=inputs)`` (else a TypeError naming ``build``) and the library's
     :class:`SharpenedRepresentation` of its fields: every prediction, moment and identity a check reads is computed by
-    the library from the fields, never by a method the build's class or instance may replace (design.md rule 9)."""
+    the library from the fields, never by a method the build's class or instance may replace."""
     if not callable(build):
         raise TypeError(f"build must be a callable like sharpened_representation, got {type(build).__name__}")
     name = getattr(build, "__name__", "build")

@@ -1,4 +1,4 @@
-"""Chapter 3: what the checks read of a reader's build and networks (design.md rule 9, evaluate what is counted).
+"""Chapter 3: what the checks read of a reader's build and networks (what is evaluated is what is counted).
 
 * :func:`library_copy`: the library's :class:`SharpenedRepresentation` of a build's fields, so that every prediction,
   moment and identity a check uses is the library's computation, never a method a subclass or an instance replaces;
@@ -61,7 +61,7 @@ def library_sampler(rep: SharpenedRepresentation, fields: SharpenedRepresentatio
 def _identical(value, reference) -> bool:
     """Whether ``value`` is ``reference``'s exact type and value: floats bit for bit (``float.hex``), containers
     element by element in order, sympy expressions by ``srepr``; any other type only if it is ``reference`` itself.
-    No ``__eq__`` of ``value`` is called, so a subclass cannot answer for itself (design.md rule 9)."""
+    No ``__eq__`` of ``value`` is called, so a subclass cannot answer for itself."""
     if value is reference:
         return True
     if type(value) is not type(reference):
@@ -122,7 +122,7 @@ def counted(net, name: str, *, d: int | None = None, n: int | None = None) -> Ma
 
 
 def centred_values(maps: Maps, x: torch.Tensor, constant: float) -> torch.Tensor:
-    """:math:`f_n(x) - f_0 = ` ``F.linear(F.relu(F.linear(x, W, b)), u)`` :math:`+ (c - f_0)` of the counted ``maps``,
+    """:math:`f_n(x) - f_0` is ``F.linear(F.relu(F.linear(x, W, b)), u)`` plus :math:`c - f_0`, of the counted ``maps``,
     in blocks of rows whose ``EVAL_BLOCK`` hidden activations stay in cache; :math:`c - f_0` is formed first (0 for a
     correct build), so a large constant costs no digits."""
     w, b, u, c = maps
