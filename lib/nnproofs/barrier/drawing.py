@@ -213,8 +213,11 @@ def draw_directions(path: Path, ax=None, *, side: str = "A", legend: bool = True
         ax.plot([w[0], s_[0]], [w[1], s_[1]], color="0.6", linewidth=0.8)
         ax.plot([s_[0], u[0]], [s_[1], u[1]], color="C3", linewidth=1.5)
     size = 300 * np.abs(a) / max(float(np.abs(a).max()), 1e-300)
-    ax.scatter(W[:, 0], W[:, 1], s=size, color="C0", zorder=3, label=r"neurons $w_j$ (area $\propto |a_j|$)")
-    ax.scatter(centres[:, 0], centres[:, 1], marker="x", color="k", zorder=4, label="cell centres $u_k$")
+    ax.scatter(W[:, 0], W[:, 1], s=size, color="C0", zorder=3)
+    ax.scatter(centres[:, 0], centres[:, 1], marker="x", color="k", zorder=4)
+    # legend entries of one readable size (the neurons' areas vary; a shrunk legend loses the crosses)
+    ax.scatter([], [], s=40, color="C0", label=r"neurons $w_j$ (area $\propto |a_j|$)")
+    ax.scatter([], [], s=40, marker="x", color="k", label="cell centres $u_k$")
     ax.plot([], [], color="0.6", label="spherize (exact)")
     ax.plot([], [], color="C3", label="merge (certified)")
     ax.set_aspect("equal")
@@ -224,5 +227,5 @@ def draw_directions(path: Path, ax=None, *, side: str = "A", legend: bool = True
     if legend:
         from ..plotting import legend_outside
 
-        legend_outside(ax, fontsize=10, markerscale=0.4)
+        legend_outside(ax, fontsize=10)
     return ax
