@@ -339,7 +339,7 @@ def test_a_dead_unit_with_a_huge_output_weight_does_not_widen_function_exactness
     assert report.verdict == "FAILED"
 
 
-# ---- session 8: one per-point round-off bound of f (function_roundoff) for exactness and joints ----------------
+# ---- one per-point round-off bound of f (function_roundoff) for exactness and joints ---------------------------
 
 def _exact_f(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor) -> list[Fraction]:
     """``f(x_i) = Σ_j a_j ρ(w_j·x_i)`` of the stored float64 numbers, in exact rational arithmetic."""
@@ -427,3 +427,61 @@ def test_a_cancelling_pair_of_huge_output_weights_does_not_widen_function_exactn
                                loss="huber", lam=0.0, points_per_segment=3)
         assert report.verdict == "FAILED" and report.joined, (k, report.report())
         assert min(s.function_change for s in report.segments[:2]) > 3, (k, report.report())
+
+
+def _subnormal_pair(a0: float):
+    """A pair in R^3 whose first network's unit 0 has the output weight ``a0`` and is the only unit active at the data
+    point ``e_1`` (every other row has a negative first coordinate there)."""
+    g = torch.Generator().manual_seed(29)
+    nets = []
+    for _ in range(2):
+        W = torch.nn.functional.normalize(torch.randn(6, 3, generator=g, dtype=D), dim=1)
+        W[:, 0] = -W[:, 0].abs() - 0.1
+        W = W * (0.35 + 0.6 * torch.rand(6, 1, generator=g, dtype=D)) / W.norm(dim=1, keepdim=True)
+        nets.append((W, torch.randn(6, generator=g, dtype=D) / 6))
+    (WA, aA), B = nets
+    WA[0], aA[0] = torch.tensor([0.5, 0.3, 0.1], dtype=D), a0
+    x = 2 * torch.rand(20, 3, generator=g, dtype=D) - 1
+    x[0] = torch.tensor([1.0, 0.0, 0.0], dtype=D)
+    return (WA, aA), B, x, torch.sin(2 * x[:, 1]) * x[:, 2] + 0.3
+
+
+@pytest.mark.parametrize("a0", [3.3e-312, 7.1e-322])
+def test_subnormal_output_weights_keep_an_honest_path_passed_and_under_the_bound(a0):
+    """Below ``2^-1022`` float64 rounds to an absolute error: a unit whose output weight is subnormal, alone active
+    at a data point, made the honest spherization FAIL when the bound had only its relative term. With the
+    underflow term the bound holds against rational arithmetic there, and the path PASSES for both losses."""
+    A, B, x, y = _subnormal_pair(a0)
+    computed, bound, exact = barrier.forward(*A, x), barrier.function_roundoff(*A, x), _exact_f(*A, x)
+    assert all(abs(Fraction(float(v)) - e) <= Fraction(float(b)) for v, e, b in zip(computed, exact, bound))
+    for loss, cover in (("huber", "grid"), ("bce", "adaptive")):
+        target = y if loss == "huber" else (y > 0.3).to(D)
+        path = barrier.constructive_path(A, B, x, cover=cover)
+        report = barrier.audit(path, x, target, A=A, B=B, loss=loss, lam=1e-3)
+        assert report.verdict == "PASSED", report.report()
+
+
+def test_an_exact_segment_that_cannot_resolve_f_is_inconclusive_not_passed():
+    """Two transfers move ``H = 2e15`` between two units at an angle ``δ = 1e-14`` and back: ``f`` moves by about
+    ``Hδ·‖x‖``, comparable to ``f`` itself, yet within ``f``'s float64 error bound (``≈ u·H``). Such a segment is not
+    FAILED (the bound holds) but cannot be PASSED either: its allowance exceeds ``EXACT_RESOLUTION`` of ``f``."""
+    A, B, x, y = _units_pair(3, 6)
+    W, a = A[0].clone(), A[1].clone()
+    e1, e2 = torch.eye(3, dtype=D)[:2]
+    W[0], W[1], a[0], a[1] = 0.5 * e1, 0.5 * (e1 + 1e-14 * e2), 0.0, 0.0
+    moved = a.clone()
+    moved[0], moved[1] = -2e15, 2e15
+    path = barrier.constructive_path((W, a), B, x, cover="grid")
+    transfers = (Segment("transfer", "A", W, a, W, moved), Segment("transfer", "A", W, moved, W, a))
+    report = barrier.audit(Path(transfers + path.segments, path.moments), x, y, A=(W, a), B=B, loss="huber",
+                           lam=0.0, points_per_segment=3)
+    assert report.exact_resolution > barrier.EXACT_RESOLUTION, report.report()
+    assert report.verdict != "PASSED", report.report()
+    honest = barrier.audit(path, x, y, A=(W, a), B=B, loss="huber", lam=0.0)
+    assert honest.verdict == "PASSED" and honest.exact_resolution < 1e-10, honest.report()
+
+
+@pytest.mark.parametrize("name", ["penalty_level", "function_error"])
+def test_cost_roundoff_refuses_a_negative_level_naming_it(name):
+    with pytest.raises(ValueError, match=name):
+        barrier.cost_roundoff(1.0, samples=4, width=3, **{name: -1e-3})

@@ -79,7 +79,7 @@ from .construction import BRIDGES, COVERS, SPHERIZATIONS, constructive_path, def
 from .covers import ball_cover, sphere_cover, weighted_kmeans
 from .data import spread_network, spread_pairs, teacher_data, tight_pair, train_networks
 from .drawing import COVER_COLORS, draw_directions, draw_path_state, draw_profile
-from .evaluation import COST_ATOL, JOINT_RTOL, OUTPUT_RTOL, Audit, Profile, SegmentAudit, audit, barrier, barriers, cost_roundoff, profile
+from .evaluation import COST_ATOL, EXACT_RESOLUTION, JOINT_RTOL, OUTPUT_RTOL, Audit, Profile, SegmentAudit, audit, barrier, barriers, cost_roundoff, profile
 from .losses import CONVEXITY_ATOL, HUBER_DELTA, LOSS_PROBE, LOSS_PROBE_TARGETS, LOSSES, PROBE_RESOLUTION, Loss, get_loss, proof_of
 from .model import CHUNK_ELEMENTS, FEASIBILITY_RTOL, LAMBDA, UNIT_ROUNDOFF, Network, as_network, as_pair, cost, forward, function_roundoff
 from .paths import EXACT_KINDS, GUARANTEES, Canonical, Path, Segment, form_problem
@@ -93,7 +93,7 @@ __all__ = [
     "sphere_cover", "ball_cover", "weighted_kmeans",
     "COVERS", "SPHERIZATIONS", "BRIDGES", "default_cells", "constructive_path",
     # the cost along a path, the audit
-    "COST_ATOL", "UNIT_ROUNDOFF", "OUTPUT_RTOL", "JOINT_RTOL", "cost_roundoff", "Profile", "profile", "barrier", "barriers", "SegmentAudit", "Audit", "audit",
+    "COST_ATOL", "EXACT_RESOLUTION", "UNIT_ROUNDOFF", "OUTPUT_RTOL", "JOINT_RTOL", "cost_roundoff", "Profile", "profile", "barrier", "barriers", "SegmentAudit", "Audit", "audit",
     # networks to connect
     "spread_network", "spread_pairs", "teacher_data", "tight_pair", "train_networks",
     # path finders

@@ -17,6 +17,7 @@ from .model import FEASIBILITY_RTOL, UNIT_ROUNDOFF, _data, _lam, _values, _value
 from .paths import EXACT_KINDS, Path, Segment, form_problem
 
 COST_ATOL = 1e-12  # the optimised baselines stop when their barrier is below this (baselines.py)
+EXACT_RESOLUTION = 0.1  # an exact segment must resolve f to 10% of its scale: the near misses a check must see
 OUTPUT_RTOL = 1e-14  # merge keeps a (bit for bit: a line keeps equal coordinates), spherize keeps a_j‖w_j‖ up
 #   to a few ulps of the rescaling
 JOINT_RTOL = 1e-15  # parameters where two segments meet, and at the path's ends against A and B: each unit's row
@@ -36,9 +37,10 @@ def cost_roundoff(loss_level: float, penalty_level: float = 0.0, *, samples: int
     ----------
     loss_level : float
         The largest mean loss ``(1/N) Σ_i ℓ(f(x_i), y_i)`` of the two costs: its sum over ``N`` terms is
-        exact to ``γ_N ≈ N u`` times its size (``u`` = :data:`UNIT_ROUNDOFF`).
+        exact to ``γ_N ≈ N u`` times its size (``u`` = :data:`UNIT_ROUNDOFF`); its magnitude is used (a
+        reader's loss may be negative).
     penalty_level : float
-        The largest ``λ Σ_j |a_j|`` of the two, a sum over ``m`` units.
+        The largest ``λ Σ_j |a_j|`` of the two, a sum over ``m`` units (``>= 0``).
     samples, width : int
         ``N`` and ``m``.
     function_error : float
@@ -64,8 +66,9 @@ def cost_roundoff(loss_level: float, penalty_level: float = 0.0, *, samples: int
     """
     levels = [abs(finite_real(name, value)) for name, value in
               (("loss_level", loss_level), ("penalty_level", penalty_level), ("function_error", function_error))]
-    if function_error < 0:
-        raise ValueError(f"function_error must be >= 0, got {function_error!r}")
+    for name, value in (("penalty_level", penalty_level), ("function_error", function_error)):
+        if value < 0:
+            raise ValueError(f"{name} must be >= 0, got {value!r}")
     samples, width = positive_int("samples", samples), positive_int("width", width)
     return 4 * UNIT_ROUNDOFF * ((samples + 2) * levels[0] + (width + 2) * levels[1]) + 2 * levels[2]
 
@@ -386,7 +389,10 @@ class Audit:
     guarantee at its exact endpoint costs (a merge: its start + ``L·mean‖x‖·Σ_j|a_j|‖Δw_j‖``), sound when
     the loss is proved convex and ``L``-Lipschitz (``loss_proved``, ``Loss.proved``) and every segment has
     its form. ``loss``: the loss's name. ``roundoff``: :func:`cost_roundoff` for this path and data, the
-    only allowance on a cost comparison. ``stated``: the theorem's certificate ``L·mean‖x‖·max(μ_A, μ_B)``
+    only allowance on a cost comparison. ``exact_resolution``: the largest error bound of ``f`` over the
+    function-exact segments (``e_i(θ_0) + max_t e_i(θ_t)``, :func:`function_roundoff`) over ``f``'s largest
+    magnitude at ``A`` and ``B`` on the data: above ``EXACT_RESOLUTION``, float64 cannot tell whether those
+    segments keep ``f`` to within the 10% that a near miss moves it (the audit is then INCONCLUSIVE). ``stated``: the theorem's certificate ``L·mean‖x‖·max(μ_A, μ_B)``
     evaluated by the audit itself from the data and the declared moments, which ``certificate``
     (:meth:`Path.certificate`) must equal: a formula that agrees with it only on some widths, dimensions,
     samples or moments is caught on every audited path, not only where a tight case looks.
@@ -411,6 +417,7 @@ class Audit:
     loss_proved: str = ""
     roundoff: float = 0.0
     stated: float = float("nan")
+    exact_resolution: float = 0.0
 
     @property
     def barrier(self) -> float:
@@ -499,6 +506,10 @@ class Audit:
             return (f"the guarantees bound the barrier only by {self.bound_peak - self.level:.4g}"
                     f" (above the spherized networks {self.bound_inner_peak - self.spherized_level:.4g}),"
                     f" above the certificate {self.certificate:.4g}; the samples reach {self.barrier:.4g}")
+        if self.exact_resolution > EXACT_RESOLUTION:
+            return (f"float64 cannot resolve whether the exact segments keep f: f's error bound on them reaches"
+                    f" {self.exact_resolution:.3g} of f's largest value at A and B, above {EXACT_RESOLUTION:g} (huge"
+                    f" output weights on units at their activation boundary, or a detour through cancelling ones)")
         if self.roundoff > self.certificate > 0:
             return (f"float64 cannot resolve the certificate {self.certificate:.4g}: the costs' round-off bound is"
                     f" {self.roundoff:.4g} (the cost level is too high for it: scale y, lam or the networks down)")
@@ -622,6 +633,7 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
     ends = [_values(W[None], a[None], x, y, loss_fn, lam, bound=True) for W, a in ((WA, aA), (WB, aB))]
     (f_A, _, e_A), (f_B, _, e_B) = ([v[0] for v in end] for end in ends)
     moved = [0.0, 0.0]
+    f_scale, exact_bound = float(torch.maximum(f_A.abs().max(), f_B.abs().max())), 0.0
     results, bounds = [], []
     for i, segment in enumerate(path.segments):
         before = (WA, aA, f_A, e_A) if i == 0 else (Ws[i - 1, -1], As[i - 1, -1], f[i - 1, -1], e[i - 1, -1])
@@ -642,6 +654,8 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
             output_change = float((kept - kept[0]).abs().max()) / largest if largest > 0 else 0.0
         fi, ci, ei = (f[i].flip(0), c[i].flip(0), e[i].flip(0)) if segment.reverse else (f[i], c[i], e[i])
         change = _relative(fi - fi[0], ei[0] + ei.amax(0))  # forward direction, against f's round-off bound
+        if segment.kind in EXACT_KINDS:
+            exact_bound = max(exact_bound, float((ei[0] + ei.amax(0)).max()))
         if segment.kind in ("prune", "spherize"):
             excess = float((ci[1:] - ci[:-1]).max())
         elif segment.kind in ("consolidate", "merge"):
@@ -678,7 +692,8 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
                  scale, tuple(moved), tuple(path.moments), outside, ordered, float(c[:, ::2].max()),
                  float(coarse_inner.max()) if coarse_inner.numel() else spherized_level,
                  max(bounds), max(bounds[first:last], default=spherized_level), loss, proof_of(loss_fn), roundoff,
-                 lipschitz * mean_norm * max(path.moments))
+                 lipschitz * mean_norm * max(path.moments),
+                 exact_bound / f_scale if f_scale > 0 else (float("inf") if exact_bound > 0 else 0.0))
 
 
 def _gap(W: torch.Tensor, a: torch.Tensor, W_other: torch.Tensor, a_other: torch.Tensor,

@@ -21,6 +21,7 @@ LAMBDA = 1e-3  # ℓ1 weight on the output layer in the chapter's experiments
 MAX_LR = 10.0  # Adam's learning rate in train_networks and bezier_paths: at most this (larger ones overflow)
 X_RANGE = (2.0**-500, 2.0**500)  # the largest |x_ij| of each non-zero row: outside, ‖x_i‖² under- or overflows
 UNIT_ROUNDOFF = 2.0**-53  # u: float64 rounds every operation to a relative error of at most this
+SMALLEST_SUBNORMAL = 2.0**-1074  # η: below 2^-1022 float64 rounds to an absolute error of at most η/2
 FEASIBILITY_RTOL = 1e-12  # ‖w_j‖ ≤ 1 + this: the projection w / max(1, ‖w‖) overshoots by an ulp at most
 CHUNK_ELEMENTS = {"cpu": 1 << 18, "cuda": 1 << 24}  # parameter sets × hidden units × data points at once:
 #   on a CPU the (sets, m, N) hidden activations should stay in cache (2 MiB); a GPU wants large batches
@@ -301,8 +302,9 @@ def _output(pre: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
 
 def function_roundoff(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
     """A bound on the float64 error of each computed ``f(x_i)``:
-    ``e_i = c·u·Σ_{j∈J_i} |a_j| (|w_j·x_i| + ‖w_j‖‖x_i‖)``, ``c = m + n + 11``, ``u = 2⁻⁵³``,
-    ``J_i = {j : w_j·x_i ≥ −c·u·‖w_j‖‖x_i‖}`` (the units not clearly inactive at ``x_i``).
+    ``e_i = c·u·Σ_{j∈J_i} |a_j| (|w_j·x_i| + ‖w_j‖‖x_i‖) + c·η·(1 + Σ_j |a_j|(1 + √n‖x_i‖) + Σ_j ‖w_j‖‖x_i‖)``,
+    ``c = m + n + 11``, ``u = 2⁻⁵³``, ``η = 2⁻¹⁰⁷⁴``, ``J_i = {j : w_j·x_i ≥ −c·u·‖w_j‖‖x_i‖ − c·η}`` (the units
+    not clearly inactive at ``x_i``).
 
     Parameters
     ----------
@@ -334,8 +336,12 @@ def function_roundoff(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor) -> torc
     = 9u per parameter) differ in ``a_j σ(w_j·x_i)`` by at most ``9u|a_j|(|w_j·x_i| + ‖w_j‖‖x_i‖)``. So
     ``c = (m + 1) + (n + 1) + 9`` bounds ``|f̂(x_i) − f̂'(x_i)| ≤ e_i(θ) + e_i(θ')``. A unit below
     ``−c·u·‖w_j‖‖x_i‖`` is below 0 exactly too (``c ≥ n + 1``) and adds an exact 0, however large its
-    ``a_j``; one at its activation boundary adds up to ``u|a_j|‖w_j‖‖x_i‖`` either side. Budget: as
-    :func:`forward`.
+    ``a_j``; one at its activation boundary adds up to ``u|a_j|‖w_j‖‖x_i‖`` either side. Below ``2⁻¹⁰²²``
+    (subnormal numbers) the relative model fails: each operation may add an absolute error of up to ``η/2``
+    (Higham §2.1), in the ``n`` products of a pre-activation (carried by ``|a_j|``), in the ``m`` output terms,
+    and in a subnormal parameter rounded along a segment (``η‖x_i‖₁|a_j| ≤ η√n‖x_i‖|a_j|`` for a row entry,
+    ``η σ(w_j·x_i) ≤ η‖w_j‖‖x_i‖`` for an output weight); the second term bounds all of them, over every unit.
+    Budget: as :func:`forward`.
     """
     W, a, x = _shapes(W, a, x)
     with torch.no_grad():
@@ -347,11 +353,16 @@ def _bound(pre: torch.Tensor, W: torch.Tensor, a: torch.Tensor, x: torch.Tensor)
     or one ``W (m, n)`` shared by the rows of ``a (T, m)``."""
     m, n = W.shape[-2:]
     c = (m + n + 11) * UNIT_ROUNDOFF
-    scale = W.norm(dim=-1).unsqueeze(-1) * x.norm(dim=1)  # ‖w_j‖‖x_i‖ (..., m, N)
-    near = pre.abs().add_(scale).masked_fill_(pre < scale.mul_(-c), 0.0)  # in place: the audit's largest tables
+    eta = (m + n + 11) * SMALLEST_SUBNORMAL
+    norms, x_norms = W.norm(dim=-1), x.norm(dim=1)
+    scale = norms.unsqueeze(-1) * x_norms  # ‖w_j‖‖x_i‖ (..., m, N)
+    # in place: the audit's largest tables
+    near = pre.abs().add_(scale).masked_fill_(pre < scale.mul_(-c).sub_(eta), 0.0)
+    mass = a.abs().sum(-1).unsqueeze(-1)  # Σ_j |a_j|, (..., 1)
+    underflow = eta * (1 + mass * (1 + n**0.5 * x_norms) + norms.sum(-1).unsqueeze(-1) * x_norms)
     if a.ndim == W.ndim - 1:
-        return c * torch.matmul(a.abs().unsqueeze(-2), near).squeeze(-2)
-    return c * torch.matmul(a.abs(), near)
+        return c * torch.matmul(a.abs().unsqueeze(-2), near).squeeze(-2) + underflow
+    return c * torch.matmul(a.abs(), near) + underflow
 
 
 def cost(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor, y: torch.Tensor, *, loss: str, lam: float) -> torch.Tensor:
