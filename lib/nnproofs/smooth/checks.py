@@ -288,9 +288,10 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
     device : str or torch.device, optional
         Where to build and evaluate (default ``BOOK_DEVICE``).
     every_layer : bool
-        In ``d = 1``, also resolve every unit of the later σ layers between the samples
+        In ``d = 1``, resolve every unit of the later σ layers between the samples to :data:`~nnproofs.smooth.evaluation.STEP`
         (:func:`~nnproofs.smooth.evaluation.deeper_points`): slow (many times the points on the construction, whose
-        gadget units are steep by design), for a build suspected of steep units after the first layer.
+        gadget units are steep by design). By default only the cells where a later unit skips σ's nonlinear zone
+        between its two ends are bisected.
 
     Returns
     -------

@@ -10,8 +10,9 @@
   doubling changed it by less than :data:`SUP_CONVERGENCE`; in d = 1 both densities include
   :func:`first_layer_points`, where every unit of the first σ layer is resolved exactly (its pre-activation is
   affine in x), so a feature made by steep first-layer units is measured between the cells' samples;
-* :func:`deeper_points` (opt-in, ``every_layer``): cells bisected until every unit of every later σ layer moves by
-  at most :data:`STEP` where σ is not linear (not the default: the construction's gadget units are steep by design).
+* :func:`deeper_points`: by default, cells bisected while a unit of a later σ layer lies beyond σ's nonlinear zone on
+  opposite sides at the two ends (a whole transition unsampled); with ``every_layer``, until every unit of every
+  later σ layer moves by at most :data:`STEP` where σ is not linear (slow: the construction's gadget units are steep).
 """
 
 from __future__ import annotations
