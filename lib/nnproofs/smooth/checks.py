@@ -408,8 +408,9 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
                         f" above the power law through their neighbours by more than the swing allowed (a factor"
                         f" (K_(i+1)/K_i)^{SWING:g}); the sizes given may sit on the low points of errors that swing")
     if not inconclusive and uncertified:
-        inconclusive = (f"the sup is not certified at K = {uncertified}: the σ layers' units are too steep to be"
-                        f" sampled at {evaluation.STEP:g} of their pre-activation within the budget of points (see"
+        inconclusive = (f"the sup is not certified at K = {uncertified}: the σ layers' units are not resolved between"
+                        f" samples within the budget of points (the first layer's at steps of {evaluation.STEP:g} in"
+                        " their pre-activation; no later unit may skip σ's nonlinear zone between two points; see"
                         " 'How the checks decide')")
     if not inconclusive and unsettled:
         inconclusive = (f"the sampled sup has not converged: doubling the points per cell and across the bands changed"
