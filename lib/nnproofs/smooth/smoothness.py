@@ -44,7 +44,10 @@ SETTLED = 0.2  # the last local exponent of the interpolation errors may lie at 
 #                the errors are read as a smooth part (h^6) over a singular part (h^β) still emerging, β solved from
 #                the last three errors, and a β below the class leaves the class unread (the exponent has not settled)
 RESOLUTION_PLACES = (0.0, 0.5 + 0.1180)  # an end and an interior place of the unit singular part of _resolution
-RESOLUTION_STEP = 0.1  # the amplitude resolution is measured for β = k + 1 - CLASS_MARGIN down to k in these steps
+RESOLUTION_STEP = 0.1  # the amplitude resolution is measured for β = k + 1 - CLASS_MARGIN down to RESOLUTION_LOW
+RESOLUTION_LOW = 0.4  # ... k + 0.4, in steps of 0.1. Lower, the least visible place (an end, where |t|^β nears a
+#                       polynomial) paired with the worst local fit (inside a cell) overstates what hides: 1e6 + sin 3x
+#                       at k = 1 would be inconclusive at β = k + 0.1 (4.8% of an error), at most 0.9% down to k + 0.4
 CLASS_MARGIN = 0.2  # f is read in the class when every exponent is >= k + 1 - 0.2; see tests/test_smooth_class.py:
 #                     exponents k + 1 - 0.3 are read below it (ends, interior, under smooth parts and offsets)
 
@@ -124,7 +127,7 @@ class ClassReading:
     beta : float
         The exponent ``β = k + 1 - CLASS_MARGIN`` at which ``resolution`` is measured.
     resolutions : tuple of (float, float)
-        ``(β, c)`` for every ``β`` from ``k + 1 - CLASS_MARGIN`` down to ``k`` in steps of :data:`RESOLUTION_STEP`.
+        ``(β, c)`` for every ``β`` of :func:`resolution_exponents`.
 
     Returns
     -------
@@ -271,9 +274,9 @@ def _unit_errors(beta: float, d: int) -> np.ndarray:
 
 def resolution_exponents(k: int) -> tuple:
     """The exponents ``β`` at which :func:`read_class` measures its amplitude resolution: ``k + 1 - CLASS_MARGIN``
-    down to ``k + RESOLUTION_STEP`` in steps of :data:`RESOLUTION_STEP` (``|t|^k`` is a polynomial on ``[0, 1]``)."""
+    down to ``k +`` :data:`RESOLUTION_LOW` in steps of :data:`RESOLUTION_STEP`."""
     top = k + 1 - CLASS_MARGIN
-    count = int(round((top - k - RESOLUTION_STEP) / RESOLUTION_STEP))
+    count = int(round((top - k - RESOLUTION_LOW) / RESOLUTION_STEP))
     return tuple(round(top - i * RESOLUTION_STEP, 10) for i in range(count + 1))
 
 
