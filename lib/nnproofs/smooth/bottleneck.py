@@ -13,6 +13,7 @@ from torch import nn
 from .. import budget
 from .. import device as book_device
 from ..measure import sup_error
+from ..networks import affine_maps
 from ..pieces import breakpoints, linear_pieces
 from ..rates import RateCheck, rate_check
 from ..validate import finite_real, nonnegative_int, positive_int
@@ -58,6 +59,12 @@ def relu_piece_count(net: nn.Sequential, a: float = 0.0, b: float = 1.0) -> int:
     >>> smooth.relu_piece_count(net)
     2
 
+    Raises
+    ------
+    ValueError
+        Naming ``net``, when the work or memory bound of :func:`piece_count_cost` exceeds :func:`nnproofs.budget.work`
+        or :func:`nnproofs.budget.memory`.
+
     Notes
     -----
     :func:`nnproofs.pieces.linear_pieces`: kinks followed layer by layer.
@@ -65,7 +72,47 @@ def relu_piece_count(net: nn.Sequential, a: float = 0.0, b: float = 1.0) -> int:
     a, b = finite_real("a", a), finite_real("b", b)
     if not a < b:
         raise ValueError(f"need a < b, got a={a!r}, b={b!r}")
+    work, memory = piece_count_cost(net)
+    widths = [w.shape[0] for w, _ in affine_maps(net)]
+    budget.refuse_beyond("net", f"ReLU widths {widths}", cost=work, limit=budget.work(), unit="multiply-adds")
+    budget.refuse_beyond("net", f"ReLU widths {widths}", cost=memory, limit=budget.memory(), unit="bytes")
     return linear_pieces(net, a, b)
+
+
+def piece_count_cost(net: nn.Sequential) -> tuple[float, float]:
+    """Multiply-adds and bytes of :func:`relu_piece_count` on ``net``, bounded before anything is computed.
+
+    Parameters
+    ----------
+    net : torch.nn.Sequential
+        ``Sequential(Linear, ReLU, ..., Linear)`` with hidden widths ``w_1, ..., w_L``.
+
+    Returns
+    -------
+    tuple of float
+        ``Σ_l B_l (w_(l-1) + 1) w_l`` multiply-adds and ``8 max_l B_(l+1) w_l`` bytes, where ``B_l = 2 Π_(i<l) (w_i +
+        1)`` bounds the partition's points before map ``l`` (``w_0 = 1``, the output's width last; a ReLU layer of
+        width ``w`` splits each interval into at most ``w + 1``).
+
+    Examples
+    --------
+    >>> from torch import nn
+    >>> from nnproofs.smooth.bottleneck import piece_count_cost
+    >>> piece_count_cost(nn.Sequential(nn.Linear(1, 2), nn.ReLU(), nn.Linear(2, 1)))
+    (26.0, 96.0)
+
+    Notes
+    -----
+    The bound ``(W + 1)^L`` is attained by sawtooth compositions only up to a factor: a depth-25 sawtooth of
+    width 2 (``2^25`` pieces) is refused, as its count takes more than half a minute of CPU.
+    """
+    widths = [1] + [w.shape[0] for w, _ in affine_maps(net)]
+    work, memory, partition = 0.0, 0.0, 2.0
+    for before, after in zip(widths, widths[1:]):
+        work += partition * (before + 1) * after
+        partition *= after + 1
+        memory = max(memory, 8.0 * partition * after)
+    return work, memory
 
 
 def check_curvature(f: Callable, mu: float, *, samples: int = (1 << 20) + 1) -> int:

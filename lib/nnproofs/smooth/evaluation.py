@@ -10,8 +10,9 @@
   doubling changed it by less than :data:`SUP_CONVERGENCE`; in d = 1 both densities include
   :func:`first_layer_points`, where every unit of the first σ layer is resolved exactly (its pre-activation is
   affine in x), so a feature made by steep first-layer units is measured between the cells' samples;
-* :func:`deeper_points` (opt-in, ``every_layer``): cells bisected until every unit of every later σ layer moves by
-  at most :data:`STEP` where σ is not linear (not the default: the construction's gadget units are steep by design).
+* :func:`deeper_points`: by default, cells bisected while a unit of a later σ layer lies beyond σ's nonlinear zone on
+  opposite sides at the two ends (a whole transition unsampled); with ``every_layer``, until every unit of every
+  later σ layer moves by at most :data:`STEP` where σ is not linear (slow: the construction's gadget units are steep).
 """
 
 from __future__ import annotations
@@ -195,7 +196,7 @@ def read_network(net: nn.Module, *, name: str = "net") -> NetworkReading:
     Raises
     ------
     TypeError
-        Naming ``name``, for a subclass, a module with submodules, an unknown leaf, or weights that are not plain
+        Naming ``name``, for a subclass, a module with submodules, an unknown leaf, hooks, a replaced ``forward``, or weights that are not plain
         tensors of one floating dtype.
 
     Examples
@@ -206,7 +207,7 @@ def read_network(net: nn.Module, *, name: str = "net") -> NetworkReading:
 
     Notes
     -----
-    Forward hooks and replaced ``forward`` methods are never run: :func:`network_values` evaluates these maps.
+    :func:`network_values` evaluates these maps; forward hooks and a ``forward`` replaced on an instance are refused.
     """
     if not isinstance(name, str):
         raise TypeError(f"name must be a string (how errors call the network), got {type(name).__name__}")
@@ -216,6 +217,10 @@ def read_network(net: nn.Module, *, name: str = "net") -> NetworkReading:
     if hooked:
         raise TypeError(f"{name} returned modules with forward hooks ({', '.join(hooked)}): the check evaluates the"
                         " affine maps it counts and never runs hooks; remove them")
+    replaced = [type(m).__name__ for m in net.modules() if "forward" in vars(m)]
+    if replaced:
+        raise TypeError(f"{name} returned modules whose forward is replaced on the instance ({', '.join(replaced)}):"
+                        " the check evaluates the affine maps it counts and never runs such a forward; remove it")
     layers, maps, activations = [], [], []
     for module in _leaves(net, name):
         if type(module) is nn.Linear:
@@ -346,15 +351,36 @@ def _unresolved_cells(reading: NetworkReading, a: torch.Tensor, b: torch.Tensor)
     return bad
 
 
+def _skipping_cells(reading: NetworkReading, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """Which cells ``[a_i, b_i]`` (d = 1) hide a whole transition of some unit of a σ layer after the first: its
+    pre-activation lies beyond ``±LINEAR_BEYOND`` on opposite sides at the two ends, so σ's nonlinear zone is crossed
+    between them unsampled (a step or a spike narrower than the cell). Returns ``(n,)`` bool."""
+    bad = torch.zeros(a.shape[0], dtype=torch.bool, device=a.device)
+    za, zb = a.to(reading.dtype), b.to(reading.dtype)
+    names, layer = iter(reading.activations), 0
+    with torch.no_grad():
+        for kind, item in reading.layers:
+            if kind == "linear":
+                za, zb = F.linear(za, *reading.maps[item]), F.linear(zb, *reading.maps[item])
+            elif kind == "sigma":
+                linear, layer = LINEAR_BEYOND.get(next(names).split("(")[0], 40.0), layer + 1
+                if layer > 1:  # the first layer is resolved exactly by first_layer_points
+                    bad |= (((za <= -linear) & (zb >= linear)) | ((za >= linear) & (zb <= -linear))).any(1)
+                za, zb = item(za), item(zb)
+    return bad
+
+
 def deeper_points(reading: NetworkReading, x: torch.Tensor, *, limit: int = EXTRA_POINTS,
-                  chunk: int = 1 << 12) -> tuple[torch.Tensor, int]:
-    """Midpoints that resolve every unit of every σ layer between the points ``x`` (``(n, 1)``, d = 1): cells
-    between consecutive points are bisected while :func:`_unresolved_cells` flags them. Returns the points added
-    ``(m, 1)`` and how many cells were still unresolved when ``limit`` points were spent (0: every unit resolved)."""
+                  chunk: int = 1 << 12, every_layer: bool = True) -> tuple[torch.Tensor, int]:
+    """Midpoints that resolve the units of the later σ layers between the points ``x`` (``(n, 1)``, d = 1): cells
+    between consecutive points are bisected while :func:`_unresolved_cells` (``every_layer``) or
+    :func:`_skipping_cells` (otherwise) flags them. Returns the points added ``(m, 1)`` and how many cells were still
+    flagged when ``limit`` points were spent (0: resolved)."""
+    flagged = _unresolved_cells if every_layer else _skipping_cells
     points = torch.unique(torch.cat([x[:, 0], x.new_tensor([0.0, 1.0])]))
     a, b, added, spent = points[:-1], points[1:], [], 0
     while a.numel():
-        bad = torch.cat([_unresolved_cells(reading, a[i:i + chunk, None], b[i:i + chunk, None])
+        bad = torch.cat([flagged(reading, a[i:i + chunk, None], b[i:i + chunk, None])
                          for i in range(0, a.numel(), chunk)])
         a, b = a[bad], b[bad]
         mid = (a + b) / 2
@@ -369,12 +395,13 @@ def deeper_points(reading: NetworkReading, x: torch.Tensor, *, limit: int = EXTR
 def resolving_points(reading: NetworkReading, x: torch.Tensor, *, every_layer: bool = False
                      ) -> tuple[torch.Tensor, int]:
     """The points added to ``x`` (d = 1) so that σ units are resolved between samples: :func:`first_layer_points`,
-    and with ``every_layer`` :func:`deeper_points` for the later layers too. Returns the points and the count left
-    unresolved beyond :data:`EXTRA_POINTS` (0: resolved)."""
+    then :func:`deeper_points` for the later layers (every unit with ``every_layer``, else the cells where one skips
+    σ's nonlinear zone). Returns the points and the count left unresolved beyond :data:`EXTRA_POINTS` (0: resolved)."""
     first, dropped = first_layer_points(reading, device=x.device)
-    if dropped or not every_layer:
+    if dropped:
         return first, dropped
-    deeper, left = deeper_points(reading, torch.cat([x, first]), limit=EXTRA_POINTS - first.shape[0])
+    deeper, left = deeper_points(reading, torch.cat([x, first]), limit=EXTRA_POINTS - first.shape[0],
+                                 every_layer=every_layer)
     return torch.cat([first, deeper]), left
 
 

@@ -40,7 +40,14 @@ MESHES = {1: range(2, 16), 2: range(2, 12)}  # dyadic meshes h = 2^-j read in d 
 MESH_SHIFTS = (0.0, 0.25, 0.5, 0.75)  # each mesh also shifted by these fractions of h: the max over the shifts
 #                                       sees a singularity at any position in its cell (not only near a node)
 END_WINDOWS = (2, 4)  # the exponent is the smaller of the least-squares fits over the last 2 and 4 intervals read
+SETTLED = 0.2  # the last local exponent of the interpolation errors may lie at most this below the one before; beyond,
+#                the errors are read as a smooth part (h^6) over a singular part (h^β) still emerging, β solved from
+#                the last three errors, and a β below the class leaves the class unread (the exponent has not settled)
 RESOLUTION_PLACES = (0.0, 0.5 + 0.1180)  # an end and an interior place of the unit singular part of _resolution
+RESOLUTION_STEP = 0.1  # the amplitude resolution is measured for β = k + 1 - CLASS_MARGIN down to RESOLUTION_LOW
+RESOLUTION_LOW = 0.4  # ... k + 0.4, in steps of 0.1. Lower, the least visible place (an end, where |t|^β nears a
+#                       polynomial) paired with the worst local fit (inside a cell) overstates what hides: 1e6 + sin 3x
+#                       at k = 1 would be inconclusive at β = k + 0.1 (4.8% of an error), at most 0.9% down to k + 0.4
 CLASS_MARGIN = 0.2  # f is read in the class when every exponent is >= k + 1 - 0.2; see tests/test_smooth_class.py:
 #                     exponents k + 1 - 0.3 are read below it (ends, interior, under smooth parts and offsets)
 
@@ -94,6 +101,7 @@ class ExponentReading:
     status: str
     why: str
     unconverged: bool = False  # Chebyshev: coefficients still above round-off at the last degree read
+    settles_to: float | None = None  # interpolation, last exponents flattening by > SETTLED: the emerging part's β
 
     @property
     def read(self) -> bool:
@@ -118,6 +126,8 @@ class ClassReading:
         The amplitude ``c`` down to which a singular part ``c|x - a|^β`` is seen (:func:`read_class`).
     beta : float
         The exponent ``β = k + 1 - CLASS_MARGIN`` at which ``resolution`` is measured.
+    resolutions : tuple of (float, float)
+        ``(β, c)`` for every ``β`` of :func:`resolution_exponents`.
 
     Returns
     -------
@@ -141,6 +151,7 @@ class ClassReading:
     why: str = ""
     resolution: float = math.inf
     beta: float = math.nan
+    resolutions: tuple = ()
 
 
 def _values(g: Callable[[np.ndarray], np.ndarray], t: np.ndarray) -> np.ndarray:
@@ -192,17 +203,20 @@ def _interpolation(g: Callable[[np.ndarray], np.ndarray], meshes: range) -> Expo
     return _interpolation_reading(*_interpolation_errors(g, meshes), meshes)
 
 
-def _interpolation_errors(g: Callable[[np.ndarray], np.ndarray], meshes: range):
+def _interpolation_errors(g: Callable[[np.ndarray], np.ndarray], meshes: range, near: float | None = None):
     """The sup error of ``g``'s piecewise interpolant on every mesh (the max over :data:`MESH_SHIFTS`), ``max|g|``
-    and the half-oscillation of ``g`` over the points sampled."""
+    and the half-oscillation of ``g`` over the points sampled; with ``near``, over the cells within three cells of
+    that point only (where a singular part placed there errs most)."""
     errors, top, low, high = [], 0.0, math.inf, -math.inf
     for j in meshes:
         n, worst = 2 ** j, 0.0
         for shift in MESH_SHIFTS:
             m = n if shift == 0 else n - 1
-            left = (np.arange(m)[:, None] + shift) / n
-            y = _values(g, (left + _NODES[None, :] / n).ravel()).reshape(m, -1)
-            z = _values(g, (left + _SAMPLES[None, :] / n).ravel()).reshape(m, -1)
+            cells = np.arange(m) if near is None else np.arange(max(0, int(near * n - shift) - 3),
+                                                                 min(m, int(near * n - shift) + 4))
+            left = (cells[:, None] + shift) / n
+            y = _values(g, (left + _NODES[None, :] / n).ravel()).reshape(cells.size, -1)
+            z = _values(g, (left + _SAMPLES[None, :] / n).ravel()).reshape(cells.size, -1)
             worst, top = max(worst, float(np.abs(y @ _LAGRANGE.T - z).max())), max(top, float(np.abs(z).max()))
             low, high = min(low, float(z.min())), max(high, float(z.max()))
         errors.append(worst)
@@ -233,16 +247,37 @@ def _interpolation_reading(errors: np.ndarray, top: float, spread: float, meshes
     fits = [-np.polyfit(logh[-w - 1:], logs[-w - 1:], 1)[0] for w in END_WINDOWS if len(window) > w] or \
         [-np.polyfit(logh, logs, 1)[0]]
     exponent = float(min(fits))
+    last = -np.diff(logs[-3:]) / np.diff(logh[-3:])  # the last two local exponents
+    emerging = _emerging(*errors[window[-3:]]) if last[0] - last[1] > SETTLED else None
     return ExponentReading(exponent, "read", f"interpolation errors fall like h^{exponent:.2f} down to h ="
-                           f" 2^-{meshes[end + 1]}")
+                           f" 2^-{meshes[end + 1]}" + ("" if emerging is None else f"; the local exponents"
+                           f" {last[0]:.2f}, {last[1]:.2f} still fall at the finest meshes read, as a part h^{emerging:.2f}"
+                           " emerging under a smooth one would"), settles_to=emerging)
 
 
-@functools.lru_cache(maxsize=16)
+def _emerging(e1: float, e2: float, e3: float) -> float:
+    """The exponent ``β`` of ``e_j = A 2^{-6j} + B 2^{-βj}`` through three errors on successive dyadic meshes (a
+    smooth part at the interpolant's full order over a singular part): ``2^{-β} = (e_3 - u e_2)/(e_2 - u e_1)``,
+    ``u = 2^{-6}``; ``inf`` when no such part fits (the errors fall at full order or faster)."""
+    u = 2.0 ** -(INTERPOLATION_DEGREE + 1)
+    v = (e3 - u * e2) / (e2 - u * e1) if e2 > u * e1 else 0.0
+    return -math.log2(v) if v > 0 else math.inf
+
+
+@functools.lru_cache(maxsize=128)
 def _unit_errors(beta: float, d: int) -> np.ndarray:
     """The interpolation errors of a unit singular part ``|t - a|^β`` on the meshes of :data:`MESHES` ``[d]``, the
     least over its places ``a`` in :data:`RESOLUTION_PLACES` (an end, inside): the hardest to see."""
-    return np.min([_interpolation_errors(lambda t, a=a: np.abs(t - a) ** beta, MESHES[d])[0]
+    return np.min([_interpolation_errors(lambda t, a=a: np.abs(t - a) ** beta, MESHES[d], near=a)[0]
                    for a in RESOLUTION_PLACES], axis=0)
+
+
+def resolution_exponents(k: int) -> tuple:
+    """The exponents ``β`` at which :func:`read_class` measures its amplitude resolution: ``k + 1 - CLASS_MARGIN``
+    down to ``k +`` :data:`RESOLUTION_LOW` in steps of :data:`RESOLUTION_STEP`."""
+    top = k + 1 - CLASS_MARGIN
+    count = int(round((top - k - RESOLUTION_LOW) / RESOLUTION_STEP))
+    return tuple(round(top - i * RESOLUTION_STEP, 10) for i in range(count + 1))
 
 
 def _resolution(errors: np.ndarray, top: float, beta: float, d: int) -> float:
@@ -383,6 +418,14 @@ def interpolation_smoothness(f: Callable, device=None) -> ExponentReading:
     return _interpolation(_line(target(f, 1, device), (0.0,), (1.0,), device), MESHES[1])
 
 
+def _settled(reading: ExponentReading, least: float) -> ExponentReading:
+    """The interpolation reading, or *unread* when it would read the class while its local exponents still fall at
+    the finest meshes read (:data:`SETTLED`) towards an emerging part below ``least`` (rule 13)."""
+    if not (reading.read and reading.settles_to is not None and reading.settles_to < least <= reading.exponent):
+        return reading
+    return ExponentReading(None, "unread", f"the exponent has not settled: {reading.why}")
+
+
 def _unresolved(chebyshev: ExponentReading, interpolation: ExponentReading, least: float, d: int) -> ExponentReading:
     """The Chebyshev reading, or *unread* when it lies below ``least`` with coefficients still above round-off at its
     last degree while the dyadic meshes (finer than ``1/CHEBYSHEV_DEGREE``) read the class and an exponent larger by
@@ -433,21 +476,24 @@ def read_class(f: Callable, *, k: int, d: int = 1, device=None) -> ClassReading:
     k, d, device = degree(k), dimension(d), device_of(device)
     f = target(f, d, device)
     segments = {"[0, 1]": ((0.0,), (1.0,))} if d == 1 else lines()
-    readings, resolution, beta = {}, 0.0, k + 1 - CLASS_MARGIN
+    readings, least = {}, k + 1 - CLASS_MARGIN
+    resolutions = dict.fromkeys(resolution_exponents(k), 0.0)
     for name, (start, end) in segments.items():
         g = _line(f, start, end, device)
         readings[f"{name}, Chebyshev"] = _chebyshev(g)
         errors, top, spread = _interpolation_errors(g, MESHES[d])
-        readings[f"{name}, interpolation"] = _interpolation_reading(errors, top, spread, MESHES[d])
-        readings[f"{name}, Chebyshev"] = _unresolved(readings[f"{name}, Chebyshev"],
-                                                     readings[f"{name}, interpolation"], k + 1 - CLASS_MARGIN, d)
-        resolution = max(resolution, _resolution(errors, top, beta, d))  # a singularity may cross one line only
+        interpolation = _interpolation_reading(errors, top, spread, MESHES[d])
+        readings[f"{name}, interpolation"] = _settled(interpolation, least)
+        readings[f"{name}, Chebyshev"] = _unresolved(readings[f"{name}, Chebyshev"], interpolation, least, d)
+        for beta in resolutions:  # a singularity may cross one line only
+            resolutions[beta] = max(resolutions[beta], _resolution(errors, top, beta, d))
+    beta, resolution, resolutions = least, resolutions[least], tuple(resolutions.items())
     read = [r.exponent for r in readings.values() if r.read]
     exponent = min(read) if read else None
     if exponent is not None and exponent < k + 1 - CLASS_MARGIN:
-        return ClassReading(exponent, False, readings, resolution=resolution, beta=beta)
+        return ClassReading(exponent, False, readings, resolution=resolution, beta=beta, resolutions=resolutions)
     unread = [name for name, r in readings.items() if not r.read]
     if unread:
         return ClassReading(exponent, None, readings, f"the class is unread ({unread[0]}: {readings[unread[0]].why})",
-                            resolution, beta)
-    return ClassReading(exponent, True, readings, resolution=resolution, beta=beta)
+                            resolution, beta, resolutions)
+    return ClassReading(exponent, True, readings, resolution=resolution, beta=beta, resolutions=resolutions)
