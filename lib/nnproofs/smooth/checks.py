@@ -466,7 +466,7 @@ def check_constant_depth_rate(f: Callable, *, k: int, Ks: Sequence[int], activat
                "round-off floor η": floor, f"parameters carry >= {FLOAT64_BITS} bits": min(bits) >= FLOAT64_BITS, "affine maps": depths, "parameters N": params,
                "N counted at K": count_K, "slope of log N against log K": n_fit.slope, "max |weight|": biggest,
                "RMS error": rmss, "slope over the sizes read": round(overall, 2), "slope against N": n_slope, "predicted slope against N": -(k + 1) / d,
-               # rounded: their last digits follow round-off, which differs between machines (design.md section 4)
+               # rounded: their last digits follow round-off, which differs between machines
                "errors between the end sizes": {K: float(f"{e:.3g}") for K, (e, _, _, _) in between.items()},
                "points per cell": p, "sup change on doubling": [round(c, 3) for c in changes],
                "Hölder exponent of f (least read)": None if kind.exponent is None else round(kind.exponent, 1),

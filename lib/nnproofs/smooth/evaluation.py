@@ -1,4 +1,4 @@
-"""What :func:`nnproofs.smooth.check_constant_depth_rate` counts and evaluates, and where (design.md rules 9, 11).
+"""What :func:`nnproofs.smooth.check_constant_depth_rate` counts and evaluates, and where.
 
 * :func:`read_network`: the affine maps ``(W_l, b_l)`` of a built ``nn.Sequential`` and the activation between
   them, read off exact module types; :func:`network_values` computes ``A_L ∘ σ ∘ ... ∘ σ ∘ A_1`` from them with
@@ -82,7 +82,7 @@ class NetworkReading:
 
     Notes
     -----
-    :func:`network_values` evaluates these maps with ``F.linear`` and ``σ`` (design.md rule 9).
+    :func:`network_values` evaluates these maps with ``F.linear`` and ``σ``, never through a module's forward.
     """
 
     maps: tuple

@@ -1,4 +1,4 @@
-"""Reading the class of Theorem ``thm-constant-depth`` off the target: is ``f`` in ``C^{k+1}``? (design.md rule 13)
+"""Reading the class of Theorem ``thm-constant-depth`` off the target: is ``f`` in ``C^{k+1}``?
 
 Two independent estimators of the Hölder exponent ``α`` of a function ``g`` on ``[0, 1]``, the less favourable
 deciding:
