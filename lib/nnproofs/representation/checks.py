@@ -613,7 +613,10 @@ def check_unbiasedness(
     the width drawn (a chosen width is redrawn once, wider, to reach it). Where it falls short, or where
     :math:`4r >` ``DETECTION_LIMIT`` (a given width, or the budget reached), a pass is INCONCLUSIVE; a failure counts only for :math:`r \\le`
     ``FAILURE_MAX_RESOLUTION`` and when :func:`heavy_tail` is clear, or where the Markov limit or the rank test
-    fails (both exact whatever the tails); an inflation carried by a few of the networks is beyond them.
+    fails (both exact whatever the tails); an inflation carried by a few of the networks is beyond them. Every
+    sampled statistic reads the networks at the ``test_points`` only: a build with its own sampler whose mean is
+    off on a set of measure ``p`` (a small cap of the sphere) is seen with probability ``1 − (1 − p)^P`` whatever the
+    offset's norm, so for such a build a pass claims the offsets along those directions, not every offset.
     Calibration: the chapter's "How the checks decide" and ``tests/test_representation_unbiasedness.py``.
     """
     replicates = positive_int("replicates", replicates)
