@@ -391,7 +391,7 @@ class Audit:
     its form. ``loss``: the loss's name. ``roundoff``: :func:`cost_roundoff` for this path and data, the
     only allowance on a cost comparison. ``exact_resolution``: the largest error bound of ``f`` over the
     function-exact segments (``e_i(θ_0) + max_t e_i(θ_t)``, :func:`function_roundoff`) over ``f``'s largest
-    magnitude at ``A`` and ``B`` on the data: above ``EXACT_RESOLUTION``, float64 cannot tell whether those
+    magnitude at ``A`` and ``B`` on the data (at least ``2^-1022``): above ``EXACT_RESOLUTION``, float64 cannot tell whether those
     segments keep ``f`` to within the 10% that a near miss moves it (the audit is then INCONCLUSIVE). ``stated``: the theorem's certificate ``L·mean‖x‖·max(μ_A, μ_B)``
     evaluated by the audit itself from the data and the declared moments, which ``certificate``
     (:meth:`Path.certificate`) must equal: a formula that agrees with it only on some widths, dimensions,
@@ -693,7 +693,7 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
                  float(coarse_inner.max()) if coarse_inner.numel() else spherized_level,
                  max(bounds), max(bounds[first:last], default=spherized_level), loss, proof_of(loss_fn), roundoff,
                  lipschitz * mean_norm * max(path.moments),
-                 exact_bound / f_scale if f_scale > 0 else (float("inf") if exact_bound > 0 else 0.0))
+                 exact_bound / max(f_scale, 2.0**-1022))  # f ≡ 0 at A and B: against the smallest normal number
 
 
 def _gap(W: torch.Tensor, a: torch.Tensor, W_other: torch.Tensor, a_other: torch.Tensor,
