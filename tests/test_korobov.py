@@ -255,10 +255,12 @@ def test_pre_asymptotic_surpluses_in_four_dimensions_are_inconclusive():
 
 
 def test_level_rates_of_the_quadratic_basis():
-    check = check_sparse_grid_levels(sine_product, d=2, levels=range(4, 10), degree=2)
-    assert check.expected == 8.0
-    check.assert_passed()
-    check_sparse_grid_levels(sine_product, d=2, levels=range(4, 10), norm="H1", degree=2).assert_passed()
+    """The rate holds; the class is INCONCLUSIVE: a (3, 3) part on a circle that the readings cannot see under the
+    smooth part would move the error by more than 1% (its share grows with the level)."""
+    for norm, rate in (("L2", 8.0), ("H1", 4.0)):
+        check = check_sparse_grid_levels(sine_product, d=2, levels=range(4, 10), norm=norm, degree=2)
+        assert check.expected == rate and check.rate_holds
+        assert check.verdict == "INCONCLUSIVE" and "order (3, 3) below the reading's resolution" in check.inconclusive
 
 
 def test_level_ratio_window_and_tolerance():
