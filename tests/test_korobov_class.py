@@ -137,7 +137,8 @@ def test_read_class_requires_every_order_up_to_m_and_the_mixed_reading():
     assert list(reading.requirements.values()) == [True, True, False, False]
     reading = read_class(korobov_example(3), d=3, m=3)  # without a grid its sixth differences, within round-off,
     assert [key for key, held in reading.requirements.items() if not held] == list(reading.unread)  # are unread only
-    assert len(reading.unread) == 2 and all("(2, 2, 2)" in key or "(3, 3)" in key for key in reading.unread)
+    assert len(reading.unread) == 3 and all("(2, 2, 2)" in key or "(3, 3)" in key for key in reading.unread[:2])
+    assert reading.unread[2] == "f in the class: every mixed order of X^3 in d = 3 is read"  # (3, 2, 2) has no reader
 
 
 def test_second_differences_refuse_float32_targets():
@@ -623,6 +624,15 @@ def test_a_three_three_part_on_a_curve_or_a_slanted_line_is_never_passed(part):
     check = check_sparse_grid_levels(target, d=2, levels=range(4, 10), degree=2)
     assert check.verdict == "INCONCLUSIVE" and "order (3, 3) below the reading's resolution" in check.inconclusive
     assert "|x − (0.5, 0.5)|² − 0.09|" in check.inconclusive
+
+
+def test_a_full_mixed_singularity_in_four_dimensions_is_never_passed():
+    """D^(2,2,2,2) f singular like |t|^-0.8 on a slanted hyperplane, every triple's mixed derivatives bounded: no
+    reading sees the order, so the class is unread in d = 4 (rule 13), INCONCLUSIVE, whatever the amplitude."""
+    target = lambda x: 256 * bubble(x) * (1 + 0.3 * x[:, 1]) + 0.002 * (
+        x[:, 0] + x[:, 1] - x[:, 2] + 0.5 * x[:, 3] - 0.9).abs() ** 7.2 * 256 * bubble(x)
+    check = check_sparse_grid_levels(target, d=4, levels=range(3, 7), samples=2000)
+    assert check.verdict == "INCONCLUSIVE" and "(2, …, 2) over 4 to 4 coordinates have no reading" in check.inconclusive
 
 
 @pytest.mark.parametrize("d", [3, 5])
