@@ -245,7 +245,8 @@ def test_level_rates_in_three_dimensions(f, norm):
 
 @pytest.mark.parametrize("norm", ["L2", pytest.param("Linf", marks=pytest.mark.slow)])
 def test_level_rates_in_four_dimensions(norm):
-    check_sparse_grid_levels(bubble_exp, d=4, levels=range(3, 9), norm=norm, samples=5000).assert_passed()
+    check = check_sparse_grid_levels(bubble_exp, d=4, levels=range(3, 9), norm=norm, samples=5000)
+    assert check.rate_holds and check.verdict == "INCONCLUSIVE" and "have no reading" in check.inconclusive
 
 
 def test_pre_asymptotic_surpluses_in_four_dimensions_are_inconclusive():
@@ -255,10 +256,12 @@ def test_pre_asymptotic_surpluses_in_four_dimensions_are_inconclusive():
 
 
 def test_level_rates_of_the_quadratic_basis():
-    check = check_sparse_grid_levels(sine_product, d=2, levels=range(4, 10), degree=2)
-    assert check.expected == 8.0
-    check.assert_passed()
-    check_sparse_grid_levels(sine_product, d=2, levels=range(4, 10), norm="H1", degree=2).assert_passed()
+    """The rate holds; the class is INCONCLUSIVE: a (3, 3) part on a circle that the readings cannot see under the
+    smooth part would move the error by more than 1% (its share grows with the level)."""
+    for norm, rate in (("L2", 8.0), ("H1", 4.0)):
+        check = check_sparse_grid_levels(sine_product, d=2, levels=range(4, 10), norm=norm, degree=2)
+        assert check.expected == rate and check.rate_holds
+        assert check.verdict == "INCONCLUSIVE" and "order (3, 3) below the reading's resolution" in check.inconclusive
 
 
 def test_level_ratio_window_and_tolerance():
@@ -294,8 +297,13 @@ def test_level_check_rejects_targets_outside_the_class_in_every_dimension(d, f):
 
 @pytest.mark.parametrize("d", [2, 3, 4, 5])
 def test_level_check_accepts_korobov_targets_in_every_dimension(d):
+    """PASSED in d = 2, 3; in d >= 4 the rate holds and the full mixed order (2, ..., 2) has no reading: INCONCLUSIVE."""
     check = check_sparse_grid_levels(korobov_example(d), d=d, levels=CHAPTER_LEVELS[d], samples=5000)
-    check.assert_passed()
+    if d <= 3:
+        check.assert_passed()
+    else:
+        assert check.rate_holds and check.verdict == "INCONCLUSIVE"
+        assert f"(2, …, 2) over 4 to {d} coordinates have no reading" in check.inconclusive
     assert check.notes["surplus growth per level sum (last level sums)"] <= 1.15  # measured at most 1.13
 
 
