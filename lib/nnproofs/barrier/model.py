@@ -22,6 +22,9 @@ MAX_LR = 10.0  # Adam's learning rate in train_networks and bezier_paths: at mos
 X_RANGE = (2.0**-500, 2.0**500)  # the largest |x_ij| of each non-zero row: outside, ‖x_i‖² under- or overflows
 UNIT_ROUNDOFF = 2.0**-53  # u: float64 rounds every operation to a relative error of at most this
 SMALLEST_SUBNORMAL = 2.0**-1074  # η: below 2^-1022 float64 rounds to an absolute error of at most η/2
+# J_i's margin for pre-activations' absolute underflow errors (below c·η for any c < 2^52): a normal number, since
+# arithmetic on subnormal operands is an order of magnitude slower on common CPUs
+UNDERFLOW_MARGIN = 2.0**-1021
 FEASIBILITY_RTOL = 1e-12  # ‖w_j‖ ≤ 1 + this: the projection w / max(1, ‖w‖) overshoots by an ulp at most
 CHUNK_ELEMENTS = {"cpu": 1 << 18, "cuda": 1 << 24}  # parameter sets × hidden units × data points at once:
 #   on a CPU the (sets, m, N) hidden activations should stay in cache (2 MiB); a GPU wants large batches
@@ -303,8 +306,8 @@ def _output(pre: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
 def function_roundoff(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
     """A bound on the float64 error of each computed ``f(x_i)``:
     ``e_i = c·u·Σ_{j∈J_i} |a_j| (|w_j·x_i| + ‖w_j‖‖x_i‖) + c·η·(1 + Σ_j |a_j|(1 + √n‖x_i‖) + Σ_j ‖w_j‖‖x_i‖)``,
-    ``c = m + n + 11``, ``u = 2⁻⁵³``, ``η = 2⁻¹⁰⁷⁴``, ``J_i = {j : w_j·x_i ≥ −c·u·‖w_j‖‖x_i‖ − c·η}`` (the units
-    not clearly inactive at ``x_i``).
+    ``c = m + n + 11``, ``u = 2⁻⁵³``, ``η = 2⁻¹⁰⁷⁴``, ``J_i = {j : w_j·x_i ≥ −c·u·‖w_j‖‖x_i‖ − 2⁻¹⁰²¹}`` (the
+    units not clearly inactive at ``x_i``; ``2⁻¹⁰²¹ > c·η`` covers a pre-activation's underflow errors).
 
     Parameters
     ----------
@@ -357,7 +360,7 @@ def _bound(pre: torch.Tensor, W: torch.Tensor, a: torch.Tensor, x: torch.Tensor)
     norms, x_norms = W.norm(dim=-1), x.norm(dim=1)
     scale = norms.unsqueeze(-1) * x_norms  # ‖w_j‖‖x_i‖ (..., m, N)
     # in place: the audit's largest tables
-    near = pre.abs().add_(scale).masked_fill_(pre < scale.mul_(-c).sub_(eta), 0.0)
+    near = pre.abs().add_(scale).masked_fill_(pre < scale.mul_(-c).sub_(UNDERFLOW_MARGIN), 0.0)
     mass = a.abs().sum(-1).unsqueeze(-1)  # Σ_j |a_j|, (..., 1)
     underflow = eta * (1 + mass * (1 + n**0.5 * x_norms) + norms.sum(-1).unsqueeze(-1) * x_norms)
     if a.ndim == W.ndim - 1:
