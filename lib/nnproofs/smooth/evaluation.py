@@ -355,18 +355,22 @@ def _skipping_cells(reading: NetworkReading, a: torch.Tensor, b: torch.Tensor) -
     """Which cells ``[a_i, b_i]`` (d = 1) hide a whole transition of some unit of a σ layer after the first: its
     pre-activation lies beyond ``±LINEAR_BEYOND`` on opposite sides at the two ends, so σ's nonlinear zone is crossed
     between them unsampled (a step or a spike narrower than the cell). Returns ``(n,)`` bool."""
-    bad = torch.zeros(a.shape[0], dtype=torch.bool, device=a.device)
-    za, zb = a.to(reading.dtype), b.to(reading.dtype)
+    n = a.shape[0]
+    bad = torch.zeros(n, dtype=torch.bool, device=a.device)
+    # neighbouring cells share their ends: each point is evaluated once
+    points, ends = torch.unique(torch.cat([a, b])[:, 0], return_inverse=True)
+    z = points[:, None].to(reading.dtype)
     names, layer = iter(reading.activations), 0
     with torch.no_grad():
         for kind, item in reading.layers:
             if kind == "linear":
-                za, zb = F.linear(za, *reading.maps[item]), F.linear(zb, *reading.maps[item])
+                z = F.linear(z, *reading.maps[item])
             elif kind == "sigma":
                 linear, layer = LINEAR_BEYOND.get(next(names).split("(")[0], 40.0), layer + 1
                 if layer > 1:  # the first layer is resolved exactly by first_layer_points
+                    za, zb = z[ends[:n]], z[ends[n:]]
                     bad |= (((za <= -linear) & (zb >= linear)) | ((za >= linear) & (zb <= -linear))).any(1)
-                za, zb = item(za), item(zb)
+                z = item(z)
     return bad
 
 
