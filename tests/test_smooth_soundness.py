@@ -190,10 +190,11 @@ def test_a_sup_that_moves_on_doubling_is_inconclusive():
     assert not sampled.converged
 
 
-def test_without_the_coarse_factor_the_sup_does_not_converge_and_nothing_passes():
+def test_without_the_coarse_factor_nothing_passes():
+    """The control's spikes at the coarse breakpoints are narrower than the cells; the later-layer bisection
+    measures them (its sup converges), and the errors they leave do not fall: never PASSED."""
     result = check(smooth.without_coarse_factor_network, k=2, Ks=(4, 6, 8))
-    assert result.verdict != "PASSED"
-    assert max(result.notes["sup change on doubling"]) >= smooth.SUP_CONVERGENCE
+    assert result.verdict != "PASSED", result.report()
 
 
 def test_one_interval_never_passes():

@@ -699,7 +699,7 @@ def _higher_increments(f: Callable, d: int, device: str, orders: tuple[int, ...]
 
 @_one_reading
 def higher_mixed_convergence(f: Callable[[torch.Tensor], torch.Tensor], d: int,
-                             orders: tuple[int, ...]) -> tuple[list[float], float]:
+                             orders: tuple[int, ...]) -> tuple[list[float], float | None]:
     """How the mixed differences of ``orders`` converge: :math:`\\max|A_{2h} - A_h|` for :math:`h` in ``HIGHER_STEPS``.
 
     Parameters
@@ -713,9 +713,9 @@ def higher_mixed_convergence(f: Callable[[torch.Tensor], torch.Tensor], d: int,
     -------
     increments : list of float
         The largest increment per step.
-    ratio : float
+    ratio : float or None
         The largest finer/coarser increment over the windows read (:func:`mixed_convergence`); 0 when fewer
-        coordinates than ``len(orders)``; ``nan`` (unread, never held) when nothing is read above 10 round-offs
+        coordinates than ``len(orders)``; ``None`` (unread, never held) when nothing is read above 10 round-offs
         :math:`2^{2|r|}\\cdot 2^{-52}\\max|f|/h^{|r|}`, :math:`|r|` the sum of ``orders``.
 
     Notes
@@ -728,8 +728,8 @@ def higher_mixed_convergence(f: Callable[[torch.Tensor], torch.Tensor], d: int,
     Examples
     --------
     >>> from nnproofs import korobov
-    >>> korobov.higher_mixed_convergence(korobov.korobov_example(3), 3, (2, 2, 2))[1]  # below the floor: unread
-    nan
+    >>> korobov.higher_mixed_convergence(korobov.korobov_example(3), 3, (2, 2, 2))[1] is None  # below the floor
+    True
     """
     d = require_reading(f, d)
     if not isinstance(orders, tuple) or not any(orders == o for group in HIGHER_ORDERS.values() for o in group):
@@ -741,7 +741,7 @@ def higher_mixed_convergence(f: Callable[[torch.Tensor], torch.Tensor], d: int,
         unit="multiply-adds")
     windowed, largest = _cached(_higher_increments, f, d, str(book_device.device()), orders)
     increments, ratio = _convergence(windowed, _higher_floor(largest, orders))
-    return increments, ratio if ratio > 0 else math.nan
+    return increments, ratio if ratio > 0 else None
 
 
 def _higher_floor(largest: float, orders: tuple[int, ...]) -> float:
@@ -1154,7 +1154,7 @@ def read_class(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, m: int,
         for orders in (o for o in HIGHER_ORDERS[m] if d >= len(o)):
             name = ", ".join(map(str, orders))
             ratio = higher_mixed_convergence(f, d, orders)[1]
-            if not math.isnan(ratio):
+            if ratio is not None:
                 mixed(f" of order ({name})", HIGHER_STEPS, ratio, (HIGHER_STEPS[1] / HIGHER_STEPS[0]) ** 2)
             elif interpolant is None:  # unread, and no amplitude to bound what it hides
                 key = f"f in the class: the mixed differences of order ({name}) are read above round-off"
@@ -1162,7 +1162,7 @@ def read_class(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, m: int,
                 unread.append(key)
                 reasons.append(f"the mixed differences of order ({name}) resolved nothing above round-off: unread, "
                                f"not held")
-            notes[f"mixed convergence ratio of order ({name})"] = ratio
+            notes[f"mixed convergence ratio of order ({name})"] = "unread" if ratio is None else ratio
             if interpolant is not None:
                 higher_amplitude(f, d, interpolant, orders)
         if _unread_orders(d, m):
