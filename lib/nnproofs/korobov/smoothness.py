@@ -1072,14 +1072,16 @@ def read_class(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, m: int,
         unread.extend([key] if why else [])
         reasons.extend([why] if why else [])
 
-    def convergence(key: str, ratio: float, why: str) -> None:
-        requirements[key] = ratio <= CONVERGENCE
+    def at_most(key: str, value: float, limit: float, why: str) -> None:
+        """A reading held when ``value <= limit``; else unread, with ``why`` (INCONCLUSIVE, never FAILED)."""
+        requirements[key] = value <= limit
         unread.extend([] if requirements[key] else [key])
         reasons.extend([] if requirements[key] else [why])
 
     def mixed(what: str, steps: tuple[float, float], ratio: float, smooth: float = 0.1) -> None:
-        convergence(f"f in the class: the mixed differences{what} converge as a smooth target's (max|A_2h − A_h| "
-                    f"falls to at most {CONVERGENCE:.3g} of itself from h = {steps[0]:g} to {steps[1]:g})", ratio,
+        at_most(f"f in the class: the mixed differences{what} converge as a smooth target's (max|A_2h − A_h| "
+                    f"falls to at most {CONVERGENCE:.3g} of itself from h = {steps[0]:g} to {steps[1]:g})",
+                ratio, CONVERGENCE,
                     f"the mixed differences{what} still change at h = {steps[1]:g} (max|A_2h − A_h| falls to "
                     f"{ratio:.3g} of itself from h = {steps[0]:g}, a smooth target's to about {smooth:g}): a mixed "
                     f"derivative{what} singular along a direction, or a feature that h = {steps[0]:g} does not "
@@ -1092,11 +1094,8 @@ def read_class(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, m: int,
         key = (f"f in the class to the amplitude resolution of order ({name}): over {len(HIGHER_PROBES[orders])} "
                f"probe sets, a part c·{part} (the least favourable) may go unseen up to c = {hidden:.2g}, and there "
                f"moves the L2 error read by at most {AMPLITUDE_SHARE:.0%} (the chapter's resolution)")
-        requirements[key] = share <= AMPLITUDE_SHARE
-        if not requirements[key]:
-            unread.append(key)
-            reasons.append(f"a singular mixed part of order ({name}) below the reading's resolution ({part} times "
-                           f"{hidden:.3g}) would move the L2 error read by {share:.1%}: the smooth part hides it")
+        at_most(key, share, AMPLITUDE_SHARE, f"a singular mixed part of order ({name}) below the reading's resolution"
+                f" ({part} times {hidden:.3g}) would move the L2 error read by {share:.1%}: the smooth part hides it")
         notes[f"amplitude resolution of order ({name}) (hidden probe amplitude, share of the error it moves)"] = (
             hidden, share)
 
@@ -1118,7 +1117,8 @@ def read_class(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, m: int,
         key = (f"f in the class: on lines through the points where the grid's error decays slowest, the second "
                f"differences converge as a smooth target's (max|D_2h − D_h| falls to at most {CONVERGENCE:.3g} of "
                f"itself from h = {COVER_STEPS[0]:g} to {COVER_STEPS[1]:g})")
-        convergence(key, ratio, f"on lines through the points where the grid's error decays slowest the second "
+        at_most(key, ratio, CONVERGENCE,
+                f"on lines through the points where the grid's error decays slowest the second "
                     f"differences still change at h = {COVER_STEPS[1]:g} (max|D_2h − D_h| falls to {ratio:.3g} of "
                     f"itself over a decade, a smooth target's to 0.01): a kink there, or a feature narrower than "
                     f"{COVER_STEPS[0]:g}")
@@ -1129,7 +1129,8 @@ def read_class(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, m: int,
                f"(every point within {radius:.3g} of one) the second differences converge as a smooth target's "
                f"(max|D_2h − D_h| falls to at most {CONVERGENCE:.3g} of itself from h = {COVER_STEPS[0]:g} to "
                f"{COVER_STEPS[1]:g})")
-        convergence(key, ratio, f"on the lattice lines the second differences still change at h = {COVER_STEPS[1]:g} "
+        at_most(key, ratio, CONVERGENCE,
+                f"on the lattice lines the second differences still change at h = {COVER_STEPS[1]:g} "
                     f"(max|D_2h − D_h| falls to {ratio:.3g} of itself over a decade, a smooth target's to 0.01): a "
                     f"kink on a line, or a feature narrower than {COVER_STEPS[0]:g}")
         notes["lattice convergence ratio"] = ratio
@@ -1201,12 +1202,9 @@ def read_class(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, m: int,
             key = (f"f in the class to the amplitude resolution: a singular part c·|x_1 − x_2|^{PROBE_EXPONENT:g}·∏x(1−x) "
                    f"may go unseen up to c = {hidden:.2g}, and there moves the error read by at most "
                    f"{AMPLITUDE_SHARE:.0%} (weaker singularities go unseen to larger c: the chapter's resolution)")
-            requirements[key] = share <= AMPLITUDE_SHARE
-            if not requirements[key]:
-                unread.append(key)
-                reasons.append(f"a singular mixed part below the readings' resolution (|x_1 − x_2|^{PROBE_EXPONENT:g}"
-                               f"·∏x(1−x) times {hidden:.3g}) would move the error read by {share:.1%}: the smooth "
-                               f"part hides it")
+            at_most(key, share, AMPLITUDE_SHARE, f"a singular mixed part below the readings' resolution (|x_1 − x_2|^"
+                    f"{PROBE_EXPONENT:g}·∏x(1−x) times {hidden:.3g}) would move the error read by {share:.1%}: the"
+                    f" smooth part hides it")
             notes["amplitude resolution (hidden probe amplitude, share of the error it moves)"] = (hidden, share)
         if late and all(v for k, v in requirements.items() if k not in (surplus, trend) and k not in unread):
             pending = "; ".join(late) + "; raise the levels"
