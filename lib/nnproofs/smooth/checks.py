@@ -507,8 +507,8 @@ def _between(build: Callable, f: Callable, kw: dict, Ks: list[int], errors: list
     for K, i in inside:
         reading = _built(build, f, K=K, **kw)
         x = evaluation_points(K, 1, p=p, device=kw["device"])
-        x = torch.cat([x, evaluation.resolving_points(reading, x, every_layer=every_layer)[0]])
-        error = float((evaluation.network_values(reading, x) - finite_values("f", f(x).reshape(-1))).abs().max())
+        x, values, _, _ = evaluation.resolved_values(reading, x, every_layer=every_layer)
+        error = float((values - finite_values("f", f(x).reshape(-1))).abs().max())
         slope = math.log(errors[i + 1] / errors[i]) / math.log(Ks[i + 1] / Ks[i])
         line = errors[i] * (K / Ks[i]) ** slope * (Ks[i + 1] / Ks[i]) ** SWING
         out[K] = (error, line, errors[i], reading)

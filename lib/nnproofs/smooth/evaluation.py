@@ -10,9 +10,11 @@
   doubling changed it by less than :data:`SUP_CONVERGENCE`; in d = 1 both densities include
   :func:`first_layer_points`, where every unit of the first σ layer is resolved exactly (its pre-activation is
   affine in x), so a feature made by steep first-layer units is measured between the cells' samples;
-* :func:`deeper_points`: by default, cells bisected while a unit of a later σ layer lies beyond σ's nonlinear zone on
-  opposite sides at the two ends (a whole transition unsampled); with ``every_layer``, until every unit of every
-  later σ layer moves by at most :data:`STEP` where σ is not linear (slow: the construction's gadget units are steep).
+* :func:`resolved_values`: the points added for the later σ layers, and the network there, each point evaluated
+  once. By default cells are bisected while a unit of a later σ layer lies beyond σ's nonlinear zone on opposite
+  sides at the two ends (a whole transition unsampled); with ``every_layer`` (:func:`deeper_points`), until every
+  unit of every later σ layer moves by at most :data:`STEP` where σ is not linear (slow: the construction's gadget
+  units are steep).
 """
 
 from __future__ import annotations
@@ -280,19 +282,28 @@ def affine_maps(net: nn.Module, *, name: str = "net") -> list:
     return list(read_network(net, name=name).maps)
 
 
-def network_values(reading: NetworkReading, x: torch.Tensor) -> torch.Tensor:
-    """``A_L ∘ σ ∘ ... ∘ A_1 (x)`` from the maps read, with ``F.linear`` in the maps' dtype, as float64 ``(n,)``."""
-    h = x.to(reading.dtype)
+def network_values(reading: NetworkReading, x: torch.Tensor, *, sides: bool = False):
+    """``A_L ∘ σ ∘ ... ∘ A_1 (x)`` from the maps read, with ``F.linear`` in the maps' dtype, as float64 ``(n,)``.
+
+    With ``sides``, also the side of σ's nonlinear zone on which every unit of every σ layer after the first lies:
+    ``+1`` where its pre-activation ``z >= LINEAR_BEYOND``, ``-1`` where ``z <= -LINEAR_BEYOND``, else 0, as
+    ``(n, units)`` int8 (the first layer is resolved exactly by :func:`first_layer_points`); returns the pair."""
+    h, names, layer, side = x.to(reading.dtype), iter(reading.activations), 0, []
     with torch.no_grad():
         for kind, item in reading.layers:
             if kind == "linear":
                 h = F.linear(h, *reading.maps[item])
             elif kind == "sigma":
+                linear, layer = LINEAR_BEYOND.get(next(names).split("(")[0], 40.0), layer + 1
+                if sides and layer > 1:
+                    side.append((h >= linear).to(torch.int8) - (h <= -linear).to(torch.int8))
                 h = item(h)
     if h.ndim != 2 or h.shape[1] != 1:
         raise ValueError(f"build must return a network with one output per point, shape (n, 1); on"
                          f" ({x.shape[0]}, {x.shape[1]}) points it returned {tuple(h.shape)}")
-    return h[:, 0].to(torch.float64)
+    if not sides:
+        return h[:, 0].to(torch.float64)
+    return h[:, 0].to(torch.float64), torch.cat(side, 1) if side else h.new_zeros(h.shape[0], 0, dtype=torch.int8)
 
 
 def first_layer_points(reading: NetworkReading, *, device=None) -> tuple[torch.Tensor, int]:
@@ -351,40 +362,47 @@ def _unresolved_cells(reading: NetworkReading, a: torch.Tensor, b: torch.Tensor)
     return bad
 
 
-def _skipping_cells(reading: NetworkReading, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-    """Which cells ``[a_i, b_i]`` (d = 1) hide a whole transition of some unit of a σ layer after the first: its
-    pre-activation lies beyond ``±LINEAR_BEYOND`` on opposite sides at the two ends, so σ's nonlinear zone is crossed
-    between them unsampled (a step or a spike narrower than the cell). Returns ``(n,)`` bool."""
-    n = a.shape[0]
-    bad = torch.zeros(n, dtype=torch.bool, device=a.device)
-    # neighbouring cells share their ends: each point is evaluated once
-    points, ends = torch.unique(torch.cat([a, b])[:, 0], return_inverse=True)
-    z = points[:, None].to(reading.dtype)
-    names, layer = iter(reading.activations), 0
-    with torch.no_grad():
-        for kind, item in reading.layers:
-            if kind == "linear":
-                z = F.linear(z, *reading.maps[item])
-            elif kind == "sigma":
-                linear, layer = LINEAR_BEYOND.get(next(names).split("(")[0], 40.0), layer + 1
-                if layer > 1:  # the first layer is resolved exactly by first_layer_points
-                    za, zb = z[ends[:n]], z[ends[n:]]
-                    bad |= (((za <= -linear) & (zb >= linear)) | ((za >= linear) & (zb <= -linear))).any(1)
-                z = item(z)
-    return bad
+def _sides(reading: NetworkReading, x: torch.Tensor, chunk: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """:func:`network_values` with ``sides``, in chunks of ``chunk`` points."""
+    parts = [network_values(reading, x[i:i + chunk], sides=True) for i in range(0, x.shape[0], chunk)]
+    return torch.cat([v for v, _ in parts]), torch.cat([side for _, side in parts])
+
+
+def _skipping_bisection(reading: NetworkReading, points: torch.Tensor, limit: int, chunk: int = 1 << 12
+                        ) -> tuple[torch.Tensor, torch.Tensor, int]:
+    """Cells between consecutive ``points`` (sorted, ``(n,)``) bisected while one hides a whole transition of a unit
+    of a σ layer after the first: its pre-activation lies beyond ``±LINEAR_BEYOND`` on opposite sides at the two ends
+    (a step or a spike narrower than the cell, unsampled). Every point is evaluated once (:func:`_sides`). Returns
+    the points and midpoints ``(n + m,)``, the network's values there and how many cells were still flagged when
+    ``limit`` midpoints were spent (0: resolved)."""
+    values, sides = _sides(reading, points[:, None], chunk)
+    index = torch.arange(points.numel(), device=points.device)
+    a, b, spent = index[:-1], index[1:], 0  # the cells, as indices of their ends (points has 0 and 1)
+    while True:
+        bad = torch.cat([(sides[a[i:i + chunk]] * sides[b[i:i + chunk]] < 0).any(1)
+                         for i in range(0, a.numel(), chunk)])
+        a, b = a[bad], b[bad]
+        if not a.numel():
+            return points, values, 0
+        mid = (points[a] + points[b]) / 2
+        if spent + mid.numel() > limit or bool(((mid <= points[a]) | (mid >= points[b])).any()):
+            return points, values, int(a.numel())
+        new = torch.arange(points.numel(), points.numel() + mid.numel(), device=points.device)
+        more, side = _sides(reading, mid[:, None], chunk)
+        points, values, sides = torch.cat([points, mid]), torch.cat([values, more]), torch.cat([sides, side])
+        spent += mid.numel()
+        a, b = torch.cat([a, new]), torch.cat([new, b])
 
 
 def deeper_points(reading: NetworkReading, x: torch.Tensor, *, limit: int = EXTRA_POINTS,
-                  chunk: int = 1 << 12, every_layer: bool = True) -> tuple[torch.Tensor, int]:
-    """Midpoints that resolve the units of the later σ layers between the points ``x`` (``(n, 1)``, d = 1): cells
-    between consecutive points are bisected while :func:`_unresolved_cells` (``every_layer``) or
-    :func:`_skipping_cells` (otherwise) flags them. Returns the points added ``(m, 1)`` and how many cells were still
-    flagged when ``limit`` points were spent (0: resolved)."""
-    flagged = _unresolved_cells if every_layer else _skipping_cells
+                  chunk: int = 1 << 12) -> tuple[torch.Tensor, int]:
+    """Midpoints that resolve every unit of every later σ layer between the points ``x`` (``(n, 1)``, d = 1): cells
+    between consecutive points are bisected while :func:`_unresolved_cells` flags them. Returns the points added
+    ``(m, 1)`` and how many cells were still flagged when ``limit`` points were spent (0: resolved)."""
     points = torch.unique(torch.cat([x[:, 0], x.new_tensor([0.0, 1.0])]))
     a, b, added, spent = points[:-1], points[1:], [], 0
     while a.numel():
-        bad = torch.cat([flagged(reading, a[i:i + chunk, None], b[i:i + chunk, None])
+        bad = torch.cat([_unresolved_cells(reading, a[i:i + chunk, None], b[i:i + chunk, None])
                          for i in range(0, a.numel(), chunk)])
         a, b = a[bad], b[bad]
         mid = (a + b) / 2
@@ -396,17 +414,24 @@ def deeper_points(reading: NetworkReading, x: torch.Tensor, *, limit: int = EXTR
     return (torch.cat(added) if added else points[:0])[:, None], 0
 
 
-def resolving_points(reading: NetworkReading, x: torch.Tensor, *, every_layer: bool = False
-                     ) -> tuple[torch.Tensor, int]:
-    """The points added to ``x`` (d = 1) so that σ units are resolved between samples: :func:`first_layer_points`,
-    then :func:`deeper_points` for the later layers (every unit with ``every_layer``, else the cells where one skips
-    σ's nonlinear zone). Returns the points and the count left unresolved beyond :data:`EXTRA_POINTS` (0: resolved)."""
+def resolved_values(reading: NetworkReading, x: torch.Tensor, *, every_layer: bool = False
+                    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, int]:
+    """The network on ``x`` (d = 1) and on the points added so that σ units are resolved between samples:
+    :func:`first_layer_points`, then for the later layers the cells where one skips σ's nonlinear zone
+    (:func:`_skipping_bisection`) or, with ``every_layer``, where any moves by more than :data:`STEP`
+    (:func:`deeper_points`). Returns the points ``(N, 1)`` (``x``, ``0``, ``1`` and those added), the values there
+    ``(N,)``, the points added ``(m, 1)`` and the count left unresolved beyond :data:`EXTRA_POINTS` (0: resolved)."""
     first, dropped = first_layer_points(reading, device=x.device)
     if dropped:
-        return first, dropped
-    deeper, left = deeper_points(reading, torch.cat([x, first]), limit=EXTRA_POINTS - first.shape[0],
-                                 every_layer=every_layer)
-    return torch.cat([first, deeper]), left
+        return x, network_values(reading, x), first, dropped
+    if every_layer:
+        deeper, left = deeper_points(reading, torch.cat([x, first]), limit=EXTRA_POINTS - first.shape[0])
+        points = torch.cat([x, first, deeper])
+        return points, network_values(reading, points), torch.cat([first, deeper]), left
+    start = torch.unique(torch.cat([x[:, 0], first[:, 0], x.new_tensor([0.0, 1.0])]))
+    points, values, left = _skipping_bisection(reading, start, EXTRA_POINTS - first.shape[0])
+    added = torch.cat([first, points[start.numel():, None]])
+    return points[:, None], values, added, left
 
 
 def _offsets(p: int, d: int) -> tuple:
@@ -489,11 +514,14 @@ class SampledSup:
         return self.change < SUP_CONVERGENCE
 
 
-def _errors(reading: NetworkReading, f: Callable, x: torch.Tensor, K: int, chunk: int) -> torch.Tensor:
+def _errors(reading: NetworkReading, f: Callable, x: torch.Tensor, K: int, chunk: int,
+            values: torch.Tensor | None = None) -> torch.Tensor:
+    """``|f̂(x) - f(x)|`` in chunks of ``chunk`` points (``values``: ``f̂(x)`` when already computed)."""
     out = []
     for start in range(0, x.shape[0], chunk):
         part = x[start:start + chunk]
-        out.append((network_values(reading, part) - finite_values("f", f(part).reshape(-1))).abs())
+        net = network_values(reading, part) if values is None else values[start:start + chunk]
+        out.append((net - finite_values("f", f(part).reshape(-1))).abs())
     error = torch.cat(out)
     if not bool(torch.isfinite(error).all()):
         raise ValueError(f"the network built for K = {K} returned a non-finite value on [0, 1]^{x.shape[1]}")
@@ -535,11 +563,12 @@ def sampled_sup(reading: NetworkReading, f: Callable, K: int, d: int, *, p: int 
     sups, rms, count, extra, unresolved = [], 0.0, 0, None, 0
     for density in (p, 2 * p):
         x = evaluation_points(K, d, p=density, device=device)
-        if d == 1:  # every first-layer unit resolved where σ is not linear (the same points at p and 2p)
-            if extra is None:
-                extra, unresolved = resolving_points(reading, x, every_layer=every_layer)
-            x = torch.cat([x, extra])
-        error = _errors(reading, f, x, K, chunk)
+        if d == 1 and extra is None:  # σ units resolved between samples (the same points added at p and 2p)
+            x, values, extra, unresolved = resolved_values(reading, x, every_layer=every_layer)
+            error = _errors(reading, f, x, K, chunk, values)
+        else:
+            x = torch.cat([x, extra]) if d == 1 else x
+            error = _errors(reading, f, x, K, chunk)
         if density == p:
             rms, count = math.sqrt(float((error ** 2).mean())), x.shape[0]
         h, best = 1.0 / (K * K), float(error.max())
