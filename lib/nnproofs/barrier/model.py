@@ -295,19 +295,20 @@ def forward(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
 
 
 def _forward(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
-    return _output(torch.matmul(W, x.T), a)
+    return _output(torch.relu(torch.matmul(W, x.T)), a)
 
 
-def _output(pre: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
-    """``f(x_i) = Σ_j a_j σ(w_j·x_i)`` from the pre-activations ``pre = W xᵀ (..., m, N)``."""
-    return torch.matmul(a.unsqueeze(-2), torch.relu(pre)).squeeze(-2)
+def _output(active: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
+    """``f(x_i) = Σ_j a_j σ(w_j·x_i)`` from the activations ``active = σ(W xᵀ) (..., m, N)``."""
+    return torch.matmul(a.unsqueeze(-2), active).squeeze(-2)
 
 
 def function_roundoff(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
     """A bound on the float64 error of each computed ``f(x_i)``:
-    ``e_i = c·u·Σ_{j∈J_i} |a_j| (|w_j·x_i| + ‖w_j‖‖x_i‖) + c·η·(1 + Σ_j |a_j|(1 + √n‖x_i‖) + Σ_j ‖w_j‖‖x_i‖)``,
-    ``c = m + n + 11``, ``u = 2⁻⁵³``, ``η = 2⁻¹⁰⁷⁴``, ``J_i = {j : w_j·x_i ≥ −c·u·‖w_j‖‖x_i‖ − 2⁻¹⁰²¹}`` (the
-    units not clearly inactive at ``x_i``; ``2⁻¹⁰²¹ > c·η`` covers a pre-activation's underflow errors).
+    ``e_i = c·u·(Σ_j |a_j| σ(w_j·x_i) + (1 + c·u) Σ_{j∈J_i} |a_j|‖w_j‖‖x_i‖ + μ Σ_j |a_j|)
+    + c·η·(1 + Σ_j |a_j|(1 + √n‖x_i‖) + Σ_j ‖w_j‖‖x_i‖)``, ``c = m + n + 11``, ``u = 2⁻⁵³``, ``η = 2⁻¹⁰⁷⁴``,
+    ``μ = 2⁻¹⁰²¹``, ``J_i = {j : w_j·x_i ≥ −c·u·‖w_j‖‖x_i‖ − μ}`` (the units not clearly inactive at ``x_i``;
+    ``μ > c·η`` covers a pre-activation's underflow errors).
 
     Parameters
     ----------
@@ -326,8 +327,9 @@ def function_roundoff(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor) -> torc
     >>> from nnproofs import barrier
     >>> W, a = torch.eye(2, dtype=torch.float64), torch.tensor([2.0, -1.0], dtype=torch.float64)
     >>> x = torch.tensor([[1.0, -3.0]], dtype=torch.float64)
-    >>> barrier.function_roundoff(W, a, x).tolist() == [15 * barrier.UNIT_ROUNDOFF * 2 * (1 + 10**0.5)]
-    True
+    >>> e = barrier.function_roundoff(W, a, x)
+    >>> round(float(e[0]) / (15 * barrier.UNIT_ROUNDOFF * 2 * (1 + 10**0.5)), 12)
+    1.0
 
     Notes
     -----
@@ -348,24 +350,27 @@ def function_roundoff(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor) -> torc
     """
     W, a, x = _shapes(W, a, x)
     with torch.no_grad():
-        return _bound(torch.matmul(W, x.T), W, a, x)
+        pre = torch.matmul(W, x.T)
+        return _bound(pre, torch.relu(pre), W, a, x)
 
 
-def _bound(pre: torch.Tensor, W: torch.Tensor, a: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
-    """:func:`function_roundoff` from the pre-activations ``pre = W xᵀ``: ``W (..., m, n)`` with ``a (..., m)``,
-    or one ``W (m, n)`` shared by the rows of ``a (T, m)``."""
+def _bound(pre: torch.Tensor, active: torch.Tensor, W: torch.Tensor, a: torch.Tensor, x: torch.Tensor
+           ) -> torch.Tensor:
+    """:func:`function_roundoff` from the pre-activations ``pre = W xᵀ`` and ``active = σ(pre)``: ``W (..., m, n)``
+    with ``a (..., m)``, or one ``W (m, n)`` shared by the rows of ``a (T, m)``. Two matrix products: ``|a|`` with
+    ``active``, and ``|a_j|‖w_j‖`` with the indicator of ``J_i`` (no subnormal operand: they are slow on CPUs)."""
     m, n = W.shape[-2:]
     c = (m + n + 11) * UNIT_ROUNDOFF
     eta = (m + n + 11) * SMALLEST_SUBNORMAL
     norms, x_norms = W.norm(dim=-1), x.norm(dim=1)
-    scale = norms.unsqueeze(-1) * x_norms  # ‖w_j‖‖x_i‖ (..., m, N)
-    # in place: the audit's largest tables
-    near = pre.abs().add_(scale).masked_fill_(pre < scale.mul_(-c).sub_(UNDERFLOW_MARGIN), 0.0)
-    mass = a.abs().sum(-1).unsqueeze(-1)  # Σ_j |a_j|, (..., 1)
+    # J_i's indicator, in place (the audit's largest tables): w_j·x_i + c·u·‖w_j‖‖x_i‖ ≥ −μ, as 1.0 or 0.0
+    near = torch.addcmul(pre, norms.unsqueeze(-1), x_norms, value=c).ge_(-UNDERFLOW_MARGIN)
+    weights = a.abs().unsqueeze(-2)  # (..., 1, m)
+    sigma = torch.matmul(weights, active).squeeze(-2)
+    near = torch.matmul(weights * norms.unsqueeze(-2), near).squeeze(-2)
+    mass = weights.sum(-1)  # Σ_j |a_j|, (..., 1)
     underflow = eta * (1 + mass * (1 + n**0.5 * x_norms) + norms.sum(-1).unsqueeze(-1) * x_norms)
-    if a.ndim == W.ndim - 1:
-        return c * torch.matmul(a.abs().unsqueeze(-2), near).squeeze(-2) + underflow
-    return c * torch.matmul(a.abs(), near) + underflow
+    return c * (sigma + (1 + c) * near * x_norms + UNDERFLOW_MARGIN * mass) + underflow
 
 
 def cost(W: torch.Tensor, a: torch.Tensor, x: torch.Tensor, y: torch.Tensor, *, loss: str, lam: float) -> torch.Tensor:
@@ -427,11 +432,12 @@ def _values(W, a, x, y, loss: Loss, lam: float, *, bound: bool = False):
     with torch.no_grad():
         for start in range(0, W.shape[0], chunk):
             pre, ac = torch.matmul(W[start:start + chunk], x.T), a[start:start + chunk]
-            f = _output(pre, ac)
+            active = torch.relu(pre)
+            f = _output(active, ac)
             fs.append(f)
             cs.append(loss(f, y).mean(-1) + lam * ac.abs().sum(-1))
             if bound:
-                rs.append(_bound(pre, W[start:start + chunk], ac, x))
+                rs.append(_bound(pre, active, W[start:start + chunk], ac, x))
     values = torch.cat(fs), torch.cat(cs)
     return (*values, torch.cat(rs)) if bound else values
 
@@ -445,7 +451,7 @@ def _values_at(W, a, x, y, loss: Loss, lam: float, *, bound: bool = False):
         active = torch.relu(pre)
         f = torch.matmul(a, active)
         values = f, loss(f, y).mean(-1) + lam * a.abs().sum(-1)
-        return (*values, _bound(pre, W, a, x)) if bound else values
+        return (*values, _bound(pre, active, W, a, x)) if bound else values
 
 
 def _refuse_overflow(W, a, x, y, loss: Loss, lam: float) -> None:
