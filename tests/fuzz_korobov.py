@@ -45,7 +45,7 @@ CASES = {
     "network_b_overtakes": lambda: dict(nonzero=10_000, W=4, L=4),
     "check_sparse_grid_levels": lambda: dict(f=korobov.korobov_example(2), d=2, levels=[3, 4, 5], samples=500),
     "check_relu_sparse_grid_network": lambda: dict(f=korobov.basis_sum_target(2, 3), d=2, level=3, ss=[4, 6],
-                                                   samples=200),
+                                                   samples=256),
     "check_bit_extraction": lambda: dict(bits=[4, 8], words=100),
     "check_super_approximation": lambda: dict(f=korobov.korobov_example(1), m=2, WL=[(2, 2), (2, 4)]),
     "check_super_approximation_derivative": lambda: dict(f=korobov.korobov_example(1), m=2, WL=[(2, 2), (2, 4)],

@@ -10,7 +10,7 @@ import torch
 from torch import nn
 
 from nnproofs import barrier
-from nnproofs.barrier import checks, construction, losses
+from nnproofs.barrier import Path, Segment, checks, construction, losses
 from nnproofs.barrier.model import as_network
 
 WIDTHS, SEEDS = barrier.default_widths("spread"), barrier.default_seeds("spread")
@@ -404,3 +404,84 @@ def test_a_check_fails_where_an_audit_fails_on_order_or_the_whole_barrier(monkey
         build(A, B, x, **options), as_network("A", A), as_network("B", B)))
     check = barrier.check_barrier_decay(n=2, widths=WIDTHS, seeds=SEEDS)
     assert not check.passed and {barrier.REQ_ORDER, barrier.REQ_CERTIFICATE} <= _failing(check), check.report()
+
+
+def _unit_rows(g, m, n, norm=1.0):
+    W = torch.randn(m, n, generator=g, dtype=torch.float64)
+    return W / W.norm(dim=1, keepdim=True) * norm
+
+
+def test_joint_gaps_within_round_off_one_by_one_cannot_add_up_to_another_end():
+    """Constant segments whose joints each move a by 3 ulps outwards: each joint is within JOINT_RTOL, but 400 of
+    them end at a B about 3e-13 away (relative), which one joint alone would fail; the sum of the gaps decides."""
+    g = torch.Generator().manual_seed(23)
+    W, a = _unit_rows(g, 5, 3), torch.randn(5, generator=g, dtype=torch.float64)
+    x, y = torch.randn(12, 3, generator=g, dtype=torch.float64), torch.zeros(12, dtype=torch.float64)
+    segments, current = [], a.clone()
+    for _ in range(400):
+        segments.append(Segment("transfer", "A", W, current.clone(), W, current.clone()))
+        for _ in range(3):
+            current = torch.nextafter(current, current.sign() * torch.inf)
+    B = (W, segments[-1].a1.clone())
+    drifted = barrier.audit(Path(tuple(segments), (0.0, 0.0)), x, y, A=(W, a), B=B, loss="huber", lam=LAM,
+                            points_per_segment=2)
+    assert max(s.joint for s in drifted.segments) <= barrier.JOINT_RTOL  # every joint alone within round-off
+    assert drifted.verdict == "FAILED" and not drifted.joined and "continuous from A to B" in drifted.report()
+    honest = barrier.audit(Path(tuple(segments[:1]), (0.0, 0.0)), x, y, A=(W, a), B=(W, a), loss="huber", lam=LAM)
+    assert honest.joined
+
+
+@pytest.mark.parametrize("scale", [1e-312, 1e-318])
+def test_output_weights_all_subnormal_do_not_fail_the_spherization(scale):
+    """Below 2^-1022 float64 rounds a_j·s_j to an absolute error: a·‖w‖ is kept to that, not to OUTPUT_RTOL of a
+    subnormal size."""
+    g = torch.Generator().manual_seed(31)
+    A = (_unit_rows(g, 6, 2, 0.8), torch.randn(6, generator=g, dtype=torch.float64) * scale)
+    B = (_unit_rows(g, 6, 2, 0.7), torch.randn(6, generator=g, dtype=torch.float64) * scale)
+    x = torch.randn(25, 2, generator=g, dtype=torch.float64)
+    result = barrier.audit(barrier.constructive_path(A, B, x), x, x[:, 1].clone(), A=A, B=B, loss="huber", lam=LAM)
+    assert result.verdict != "FAILED", result.report()
+    assert all(s.keeps_output for s in result.segments)
+
+
+@pytest.mark.parametrize("lam", [1.0, 10.0])
+def test_rows_just_beyond_the_unit_ball_but_feasible_do_not_fail_the_spherization(lam):
+    """as_network accepts ‖w_j‖ <= 1 + FEASIBILITY_RTOL; the spherization of such a row raises λ‖a‖₁ by
+    λ|a_j|(‖w_j‖ − 1), which its segment is allowed."""
+    g = torch.Generator().manual_seed(41)
+    over = 0.6 * barrier.FEASIBILITY_RTOL
+    A = (_unit_rows(g, 8, 2, 1 + over), torch.randn(8, generator=g, dtype=torch.float64) * 10)
+    B = (_unit_rows(g, 8, 2, 1 + over), torch.randn(8, generator=g, dtype=torch.float64) * 10)
+    x = torch.randn(40, 2, generator=g, dtype=torch.float64)
+    for cover in barrier.COVERS:
+        path = barrier.constructive_path(A, B, x, cover=cover)
+        result = barrier.audit(path, x, torch.sin(x[:, 0]), A=A, B=B, loss="huber", lam=lam)
+        assert result.verdict != "FAILED", result.report()
+
+
+SHAPES = {
+    "a wider second segment": lambda W, a: [(W, a, W, a), (torch.cat([W, W[:1]]), torch.cat([a, a[:1]]),) * 2],
+    "a0 of another length": lambda W, a: [(W, torch.cat([a, a[:1]]), W, a)],
+    "W1 of another shape": lambda W, a: [(W, a, torch.cat([W, W[:1]]), a)],
+}
+
+
+@pytest.mark.parametrize("name", SHAPES)
+def test_a_hand_made_path_of_mismatched_shapes_is_refused_by_name(name):
+    g = torch.Generator().manual_seed(5)
+    W, a = _unit_rows(g, 4, 2), torch.randn(4, generator=g, dtype=torch.float64)
+    x, y = torch.randn(10, 2, generator=g, dtype=torch.float64), torch.zeros(10, dtype=torch.float64)
+    path = Path(tuple(Segment("transfer", "A", *fields) for fields in SHAPES[name](W, a)), (0.0, 0.0))
+    for call in (lambda: barrier.audit(path, x, y, A=(W, a), B=(W, a), loss="huber", lam=LAM),
+                 lambda: barrier.profile(path, x, y, loss="huber", lam=LAM)):
+        with pytest.raises(ValueError, match=r"path\.segments\[\d\]\.(W0|W1|a0) must have shape"):
+            call()
+
+
+@pytest.mark.parametrize("function", [barrier.forward, barrier.function_roundoff])
+def test_batched_public_evaluations_count_their_sets_by_m_by_n_tables(function):
+    W = torch.zeros(10**4, 100, 2, dtype=torch.float64)
+    a = torch.zeros(10**4, 100, dtype=torch.float64)
+    x = torch.zeros(10**4, 2, dtype=torch.float64)
+    with pytest.raises(ValueError, match="W, a and x"):
+        function(W, a, x)

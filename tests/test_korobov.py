@@ -764,8 +764,9 @@ def test_shifted_network_b_follows_the_interpolant(W, L):
 def test_partitioned_network_resources_and_validation():
     network = partitioned_network(sine_product, W=4, L=4)
     assert network.stored_bits == sum(net.stored_bits for net in network.local)
+    amplitude = max(net.amplitude for net in network.local)
     assert network.depth > max(net.depth for net in network.local) and network.t == 2 * network.level + 9 + max(
-        0, math.ceil(math.log2(network.clip_level)))
+        0, math.ceil(math.log2(network.clip_level / amplitude)))
     assert network.width >= sum(net.width for net in network.local)
     with pytest.raises(ValueError, match="W"):
         partitioned_network(sine_product, W=3, L=4)

@@ -350,8 +350,11 @@ def test_a_controls_failure_is_not_hidden_by_a_pending_surplus_reading():
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "d", "levels"), [("bubble / (1 + |x|^2)", 5, range(3, 9)),
                                                     ("bubble e^(x_1 + ... + x_d)", 4, range(3, 9))])
-def test_in_class_targets_pass_once_the_levels_are_asymptotic(name, d, levels):
-    check_sparse_grid_levels(IN_CLASS[name](d), d=d, levels=levels, samples=4000).assert_passed()
+def test_in_class_targets_meet_the_rate_once_the_levels_are_asymptotic_and_stay_unread_in_four_dimensions(
+        name, d, levels):
+    """The rate holds; in d >= 4 the mixed orders (2, 2, 2, 2) have no reading, so INCONCLUSIVE, never FAILED."""
+    check = check_sparse_grid_levels(IN_CLASS[name](d), d=d, levels=levels, samples=4000)
+    assert check.rate_holds and check.verdict == "INCONCLUSIVE" and "no reading" in check.inconclusive
 
 
 # ---------------------------------------------------------------- singular mixed derivatives along other directions
@@ -707,3 +710,51 @@ def test_in_class_targets_read_smooth_on_the_lattice_lines():
     }
     for d, name in [(3, name) for name in own] + [(6, "narrow bump")]:
         assert read_class(own[name], d=d, m=2).notes["lattice convergence ratio"] <= CONVERGENCE, (d, name)
+
+
+def _smooth_1d(x):
+    """An analytic target of X^m_p for every m and p in d = 1: zero at both ends."""
+    t = x[:, 0]
+    return t * (1 - t) * torch.exp(0.6 * t) * (3 + torch.sin(2 * t))
+
+
+@pytest.mark.parametrize("amplitude", [1e-11, 3e-3, 1e7])
+def test_the_round_off_floor_is_relative_so_c_f_is_read_as_f(amplitude):
+    """X^m_p is a linear space and float64 computes c·f to the same relative accuracy: the level check's verdict does
+    not depend on the amplitude, Network B's is PASSED or (below its clip's absolute round-off) INCONCLUSIVE; Network C's products are sized relative to the interpolant's
+    amplitude a (t grows with log2(M/a), M = 1 + a), so a small a is PASSED or refused by name, never FAILED."""
+    def scaled(x):
+        return amplitude * bubble(x) * (1 + 0.3 * x[:, 0] * x[:, 1])
+
+    assert check_sparse_grid_levels(scaled, d=2, levels=[4, 5, 6, 7], samples=4000).verdict == "PASSED"
+    network_b = check_super_approximation(lambda x: amplitude * _smooth_1d(x), m=2, WL=[(2, 2), (4, 4)])
+    # Network B's clip adds terms of size 1: below 20 times its round-off the 5% tracking is unread, not FAILED
+    assert network_b.verdict == ("INCONCLUSIVE" if amplitude < 1e-6 else "PASSED"), network_b.report()
+    if amplitude < 1e-6:
+        with pytest.raises(ValueError, match="amplitude a = "):
+            check_partitioned_network(lambda x: amplitude * _smooth_1d(x), WL=[(2, 2), (4, 4)])
+    else:
+        assert check_partitioned_network(lambda x: amplitude * _smooth_1d(x), WL=[(2, 2), (4, 4)]).verdict == "PASSED"
+
+
+def test_network_c_is_refused_by_name_where_f_vanishes_at_every_node():
+    with pytest.raises(ValueError, match="vanishes at every node"):
+        check_partitioned_network(lambda x: torch.zeros_like(x[:, 0]), WL=[(2, 2), (4, 4)])
+
+
+@pytest.mark.parametrize(("beta", "where"), [(1.72, 0.2917), (1.7, 0.6431)])
+def test_a_weak_singularity_of_f_pp_is_never_passed_in_l_inf(beta, where):
+    """f'' ~ |t|^(β − 2) is unbounded (outside X^2_∞) but grows by about DIFFERENCE_GROWTH per decade or less: the
+    d = 1 reading must not hold it (INCONCLUSIVE or FAILED), while an analytic target still PASSES. (Weaker ones,
+    |t|^(−0.2) under a smooth part of f'' of the same size, read below BOUNDED_GROWTH: the resolution.)"""
+    def f(x):
+        return 3 * (x[:, 0] - where).abs() ** beta * x[:, 0] * (1 - x[:, 0])
+
+    assert check_sparse_grid_levels(f, d=1, levels=[5, 6, 7, 8], norm="Linf").verdict != "PASSED"
+    assert check_sparse_grid_levels(_smooth_1d, d=1, levels=[5, 6, 7, 8], norm="Linf").verdict == "PASSED"
+
+
+@pytest.mark.parametrize("samples", [1, 255])
+def test_too_few_samples_are_refused_by_name(samples):
+    with pytest.raises(ValueError, match=f"samples={samples} is too few"):
+        check_sparse_grid_levels(bubble, d=2, levels=[3, 4, 5], samples=samples)

@@ -126,7 +126,7 @@ def _audit_requirements(audits: Sequence[Audit]) -> dict[str, bool]:
     segments = [s for a in audits for s in a.segments]
     tight = tight_audits()
     requirements = {
-        REQ_JOINTS: all(s.joined for s in segments),
+        REQ_JOINTS: all(a.joined for a in audits),
         REQ_FORM: all(not s.form for s in segments),
         REQ_EXACT: all(s.function_change <= 1 for s in segments if s.exact),
         REQ_MONOTONE: all(s.excess <= s.allowed for s in segments if s.kind in ("prune", "spherize", "consolidate")),
@@ -432,7 +432,7 @@ def check_trained_barriers(*, n: int, widths: Sequence[int], seeds: int = 3, los
         every_allowed.append([r.certificate / r.scale if r.scale > 0 else 0.0 for r in grid])
         raw.append(max(max(r.barrier, 0.0) for r in grid))
         certificates.append(max(r.certificate for r in grid))
-        relative.append(max(max(r.barrier, 0.0) / r.level for r in adaptive))
+        relative.append(max(max(r.barrier, 0.0) / r.level if r.level > 0 else 0.0 for r in adaptive))  # cost 0: no barrier
     fitted, series = _fitted_series([("largest normalised barrier (grid)", normalized),
                                      ("largest certificate (grid)", certificates)], widths)
     return _decided(rate_check(

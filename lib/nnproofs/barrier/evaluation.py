@@ -22,7 +22,8 @@ OUTPUT_RTOL = 1e-14  # merge keeps a (bit for bit: a line keeps equal coordinate
 #   to a few ulps of the rescaling
 JOINT_RTOL = 1e-15  # parameters where two segments meet, and at the path's ends against A and B: each unit's row
 #   w_j and output weight a_j equal up to this (4.5 ulps) times its own size, a size capped at the largest of its
-#   tensor in A and B (_gap; the constructive path's joints are exact: 0 in every test)
+#   tensor in A and B (_gap), and the gaps of all joints together too (the constructive path's joints are exact:
+#   0 in every test)
 SAMPLING_RTOL = 0.01  # reported, not decided on: doubling the samples raised the sampled peaks by at most this
 #   fraction of max(certificate, |barrier|) (the verdict rests on the guarantees' upper bound instead)
 SIDE_ORDER = {"A": 0, "bridge": 1, "B": 2}  # the proof's order: A's steps, the bridge, B's steps reversed
@@ -141,8 +142,15 @@ def _refuse_sampling(paths: Sequence[Path], x: torch.Tensor, points_per_segment:
 
 def _check_fields(path: Path) -> None:
     """Refuse segment fields that are not plain float64 tensors on one device (a tensor subclass can change
-    what the evaluation computes; another dtype would round the path differently)."""
-    device = path.segments[0].W0.device if isinstance(path.segments[0].W0, torch.Tensor) else None
+    what the evaluation computes; another dtype would round the path differently), or not of the first
+    segment's shapes: ``W (m, n)``, ``a`` and ``radii (m,)``, ``control`` a pair of the same; a ``rescale``
+    curve needs ``radii``, a ``bezier`` one ``control``."""
+    first = path.segments[0].W0
+    device = first.device if isinstance(first, torch.Tensor) else None
+    m_n = tuple(first.shape) if isinstance(first, torch.Tensor) and first.ndim == 2 else None
+    if m_n is None:
+        raise ValueError(f"path.segments[0].W0 must be a tensor (m, n), got {getattr(first, 'shape', type(first))}")
+    shapes = {"W0": m_n, "W1": m_n, "a0": m_n[:1], "a1": m_n[:1], "radii": m_n[:1]}
     for i, segment in enumerate(path.segments):
         for name in ("W0", "a0", "W1", "a1", "radii"):
             value = getattr(segment, name)
@@ -152,9 +160,17 @@ def _check_fields(path: Path) -> None:
                 raise TypeError(f"path.segments[{i}].{name} must be a plain float64 torch.Tensor on {device}, got"
                                 f" {type(value).__name__}" + (f" {value.dtype} on {value.device}"
                                                               if isinstance(value, torch.Tensor) else ""))
-        if segment.control is not None and any(type(v) is not torch.Tensor or v.dtype != torch.float64
-                                               for v in segment.control):
-            raise TypeError(f"path.segments[{i}].control must be a pair of plain float64 torch.Tensors")
+            if tuple(value.shape) != shapes[name]:
+                raise ValueError(f"path.segments[{i}].{name} must have shape {shapes[name]} (the first segment's"
+                                 f" m, n), got {tuple(value.shape)}")
+        if segment.control is not None and (len(segment.control) != 2 or any(
+                type(v) is not torch.Tensor or v.dtype != torch.float64 or tuple(v.shape) != shape
+                for v, shape in zip(segment.control, (m_n, m_n[:1])))):
+            raise TypeError(f"path.segments[{i}].control must be a pair of plain float64 torch.Tensors of shapes"
+                            f" {m_n} and {m_n[:1]}")
+        for curve, name in (("rescale", "radii"), ("bezier", "control")):
+            if segment.curve == curve and getattr(segment, name) is None:
+                raise ValueError(f"path.segments[{i}] is a {curve!r} curve without {name}")
 
 
 def _sampled(path: Path, x, y, loss: str, lam: float, points_per_segment: int, refine: bool = False):
@@ -323,7 +339,8 @@ class SegmentAudit:
     direction; ``largest_norm``: ``max_{t,j} ‖w_j(t)‖`` (feasibility, ``≤ 1 + FEASIBILITY_RTOL``);
     ``output_change``: on merge segments ``max_{t,j} |a_j(t) − a_j(0)|``, on spherize segments
     ``max_{t,j} |a_j(t)‖w_j(t)‖ − a_j(0)‖w_j(0)‖|``, relative to the largest of its values at ``t = 0`` (the
-    certificate's argument holds ``a`` fixed while the directions move; ``≤ OUTPUT_RTOL``), 0 elsewhere.
+    certificate's argument holds ``a`` fixed while the directions move; ``≤ OUTPUT_RTOL``; against at least
+    ``2⁻¹⁰²²``, where float64's rounding turns absolute), 0 elsewhere.
     ``joint``: the largest parameter gap between this segment's start and the previous segment's end (for
     the first segment, the path's start and ``A``; the last adds its end against ``B``), each row ``w_j`` and
     output weight ``a_j`` relative to its own size, capped at its tensor's largest in A and B (:func:`_gap`),
@@ -438,9 +455,10 @@ class Audit:
 
     @property
     def joined(self) -> bool:
-        """Continuous from ``A`` to ``B``: every joint and both ends within ``JOINT_RTOL``, and ``f`` there within
+        """Continuous from ``A`` to ``B``: every joint and both ends within ``JOINT_RTOL``, and so is their sum (gaps
+        within round-off one by one must not add up to a path that ends elsewhere), and ``f`` at every joint within
         its round-off bounds."""
-        return all(s.joined for s in self.segments)
+        return all(s.joined for s in self.segments) and sum(s.joint for s in self.segments) <= JOINT_RTOL
 
     @property
     def moments_cover_merges(self) -> bool:
@@ -490,8 +508,8 @@ class Audit:
         """No sample breaks a guarantee: every segment holds, in order, the moments cover the merges, the
         certificate is the theorem's and the sampled barriers are within it. (A probed loss beyond the probe's
         reach is undecided, not broken: :attr:`inconclusive`.)"""
-        return (not self.failures and self.ordered and self.moments_cover_merges and self.within_certificate
-                and self.certificate_as_stated)
+        return (not self.failures and self.joined and self.ordered and self.moments_cover_merges
+                and self.within_certificate and self.certificate_as_stated)
 
     @property
     def inconclusive(self) -> str:
@@ -557,7 +575,9 @@ class Audit:
                  f" {self.bound_inner_peak - self.spherized_level:.4g}",
                  f"  loss {self.loss!r}: " + (f"proved ({self.loss_proved})" if self.loss_proved
                                               else f"probed only ({PROBE_RESOLUTION})")]
-        checks = [(self.ordered, "segments in the proof's order"),
+        checks = [(self.joined, f"continuous from A to B (the joints' gaps sum to"
+                                f" {sum(s.joint for s in self.segments):.3g}, at most {JOINT_RTOL:g})"),
+                  (self.ordered, "segments in the proof's order"),
                   (self.moments_cover_merges, "moments at least what the merges move"),
                   (self.certificate_as_stated, f"certificate is L·mean‖x‖·max(μ_A, μ_B) = {self.stated:.4g}")]
         lines += [f"  [X ] {text}" for ok, text in checks if not ok]
@@ -650,8 +670,9 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
         output_change = 0.0
         if segment.kind in ("merge", "spherize"):
             kept = As[i] if segment.kind == "merge" else As[i] * norms
-            largest = float(kept[0].abs().max())
-            output_change = float((kept - kept[0]).abs().max()) / largest if largest > 0 else 0.0
+            # against the largest value, at least the smallest normal number: below it float64 rounds to an absolute
+            # error of η/2, so OUTPUT_RTOL·2^-1022 allows about 45 η
+            output_change = float((kept - kept[0]).abs().max()) / max(float(kept[0].abs().max()), 2.0**-1022)
         fi, ci, ei = (f[i].flip(0), c[i].flip(0), e[i].flip(0)) if segment.reverse else (f[i], c[i], e[i])
         change = _relative(fi - fi[0], ei[0] + ei.amax(0))  # forward direction, against f's round-off bound
         if segment.kind in EXACT_KINDS:
@@ -667,6 +688,9 @@ def audit(path: Path, x, y, *, A, B, loss: str, lam: float, points_per_segment: 
         allowed = roundoff
         if segment.kind == "merge":
             allowed += lipschitz * mean_norm * path.moments[0 if segment.side == "A" else 1]
+        if segment.kind == "spherize" and segment.radii is not None:  # rows with 1 < ‖w_j‖ <= 1 + FEASIBILITY_RTOL
+            #   are feasible, and their spherization raises λ‖a‖₁ by λ Σ_j |a_j| (‖w_j‖ − 1)
+            allowed += lam * float((segment.a0.abs() * (segment.radii - 1).clamp(min=0)).sum())
         bounds.append(_bound(segment.kind, float(ci[0]), float(ci[-1]), lipschitz * mean_norm * step))
         results.append(SegmentAudit(segment.kind, segment.side, change, excess, allowed, float(norms.max()),
                                     output_change, joint, jump, form_problem(segment)))

@@ -254,7 +254,8 @@ def _shapes(W, a, x, *, convert: bool = True):
                          f" a {tuple(a.shape)}, x {tuple(x.shape)}")
     sets = math.prod(W.shape[:-2])
     work, memory = costs.sampled(1, sets, W.shape[-2], W.shape[-1], x.shape[0])
-    costs.refuse("W, a and x", (tuple(W.shape), tuple(x.shape)), work=work, memory=memory)
+    tables = 4 * 8.0 * sets * W.shape[-2] * x.shape[0]  # W xᵀ, σ(W xᵀ), J_i or autograd's copies: (sets, m, N), unchunked
+    costs.refuse("W, a and x", (tuple(W.shape), tuple(x.shape)), work=work, memory=memory + tables)
     if not convert:
         return W, a, x
     x = _float64("x", x)

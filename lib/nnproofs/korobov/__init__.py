@@ -49,7 +49,7 @@ from . import claims  # registers the chapter's claims with the ledger
 from .baselines import MAX_CLASSICAL_CELLS, classical_relu_interpolant, network_b_overtakes
 from .bit_table import PROBE_BAND, READ_BLOCK, BitTable, floor_stage, gated_product, indicators
 from .bits import bit_extract, complement_bits, pack_bits
-from .checks import (INTERPOLATION_RTOL, NORMS, RATIO_MARGIN, RATIO_WINDOW, SAMPLES, check_bit_extraction,
+from .checks import (INTERPOLATION_RTOL, NORMS, RATIO_MARGIN, RATIO_WINDOW, SAMPLES, MIN_SAMPLES, check_bit_extraction,
                      check_relu_sparse_grid_network, check_sparse_grid_levels)
 from .claims import CHAPTER, default_levels, default_wl, default_wl_partition
 from .controls import clamped_product, interpolant_without_level
@@ -95,7 +95,7 @@ __all__ = [
     # the checks, their tolerances, controls and the chapter's sizes
     "check_sparse_grid_levels", "check_relu_sparse_grid_network", "check_bit_extraction", "check_super_approximation",
     "check_super_approximation_derivative", "check_partitioned_network", "INTERPOLATION_RTOL", "NORMS",
-    "RATIO_MARGIN", "RATIO_WINDOW", "SAMPLES", "BAND_SHARE", "GAUSS_NODES", "MAX_CHECK_DIMENSION", "NORMS_P",
+    "RATIO_MARGIN", "RATIO_WINDOW", "SAMPLES", "MIN_SAMPLES", "BAND_SHARE", "GAUSS_NODES", "MAX_CHECK_DIMENSION", "NORMS_P",
     "PRODUCTS", "clamped_product", "interpolant_without_level", "CHAPTER", "default_levels", "default_wl",
     "default_wl_partition",
 ]

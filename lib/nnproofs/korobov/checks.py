@@ -24,7 +24,8 @@ from ..rates import RateCheck, rate_check
 from ..validate import int_list, nonnegative_int, positive_int
 from .bits import bit_extract, pack_bits
 from .network_a import product_error, relu_sparse_grid_network
-from .sizes import ROUNDING, MAX_BITS, MAX_PRODUCT_DEPTH, require_count, require_length, require_product_depth
+from .sizes import (ROUNDING, MAX_BITS, MAX_PRODUCT_DEPTH, require_count, require_length, require_product_depth,
+                    roundoff_floor)
 from .smoothness import read_class, require_reading, steady, verdict
 from .sparsegrid import MAX_LEVEL_INDICES, MAX_POINTS, SparseGridInterpolant, sparse_grid_interpolant, sparse_grid_size
 
@@ -96,6 +97,7 @@ def check_bit_extraction(bits: Sequence[int], *, storage: torch.dtype = torch.fl
 
 NORMS = ERROR_NORMS  # L2, Linf, H1 (nnproofs.measure.interpolation_error)
 SAMPLES = 20000  # Monte Carlo points for L2 / H1 and the starts of the refined maximum for Linf
+MIN_SAMPLES = 256  # fewer: a Monte Carlo error (or the half sample of the L_inf convergence test) is not a measurement
 RATIO_WINDOW = 3  # the claim's ratio is the smallest over the last three levels (a single jump cannot carry it)
 RATIO_MARGIN = 0.1  # relative to the expected ratio: Monte Carlo noise and the sample maximum
 INTERPOLATION_RTOL = 1e-12
@@ -167,6 +169,11 @@ def _is_grid_of_level(interpolant: SparseGridInterpolant, n: int, d: int) -> boo
             and interpolant.levels.shape[0] == math.comb(n + d - 1, d))
 
 
+def _enough(name: str, samples: int) -> None:
+    if samples < MIN_SAMPLES:
+        raise ValueError(f"{name}={samples} is too few: the sampled errors need at least {MIN_SAMPLES} points")
+
+
 @steady
 def check_sparse_grid_levels(f: Callable[[torch.Tensor], torch.Tensor], *, d: int, levels: Sequence[int],
                              norm: str = "L2", degree: int = 1, samples: int = SAMPLES,
@@ -188,7 +195,7 @@ def check_sparse_grid_levels(f: Callable[[torch.Tensor], torch.Tensor], *, d: in
     degree : {1, 2}
         :math:`p`: hats or the quadratic basis; the class read is :math:`X^{p+1}`.
     samples : int
-        Uniform random points of the measurement (``seed``).
+        Uniform random points of the measurement (``seed``), at least :data:`MIN_SAMPLES`.
     build : callable
         Replaces :func:`sparse_grid_interpolant` (negative controls); its data are evaluated through the
         plain basis, never its methods.
@@ -230,6 +237,7 @@ def check_sparse_grid_levels(f: Callable[[torch.Tensor], torch.Tensor], *, d: in
     if norm not in NORMS:
         raise ValueError(f"norm={norm!r} is not allowed; use one of {', '.join(NORMS)}")
     require_count("samples", samples, bytes_each=8 * 8 * (d + 1))  # points, values, gradients, temporaries
+    _enough("samples", samples)
     nonnegative_int("seed", seed)
     x = uniform_points(samples, d, seed=seed)
     f_values = evaluate_target(f, x)
@@ -262,9 +270,9 @@ def check_sparse_grid_levels(f: Callable[[torch.Tensor], torch.Tensor], *, d: in
             errors.append(interpolation_error(model, f, x, norm, f_values=f_values, f_gradient=f_gradient))
         points.append(interpolant.num_points)
         grid_values = evaluate_target(f, interpolant.points)
-        scale = max(1.0, float(grid_values.abs().max()))
+        scale = max(float(grid_values.abs().max()), 2.0**-1022)  # relative, as for c·f
         reproduction.append(float((interpolant(interpolant.points) - grid_values).abs().max()) / scale)
-    resolution = 100 * 2.0**-52 * max(1.0, float(f_values.abs().max()))
+    resolution = roundoff_floor(float(f_values.abs().max()))
     resolved = [max(e, resolution) for e in errors]  # an error below round-off is not a measurement
     ratios = [(resolved[k - 1] / resolved[k]) ** (1.0 / (levels[k] - levels[k - 1])) for k in range(1, len(levels))]
     window = ratios[-RATIO_WINDOW:]
@@ -329,7 +337,7 @@ def check_relu_sparse_grid_network(f: Callable, *, d: int, level: int, ss: Seque
     product : callable, optional
         ``s -> nn.Sequential``, a ReLU network of two inputs; default Yarotsky's :math:`\\tilde\\times_s`.
     samples : int, optional
-        Random points on which :math:`|\\Phi_s - I_n f|` is measured.
+        Random points on which :math:`|\\Phi_s - I_n f|` is measured, at least :data:`MIN_SAMPLES`.
 
     Returns
     -------
@@ -360,6 +368,7 @@ def check_relu_sparse_grid_network(f: Callable, *, d: int, level: int, ss: Seque
     if len(set(ss)) < 2:
         raise ValueError(f"ss needs at least two distinct product depths, got {ss}")
     require_count("samples", samples, bytes_each=8 * 64 * d)
+    _enough("samples", samples)
     interpolant = sparse_grid_interpolant(f, d=d, level=level)
     template = (8 * d) ** 2 * (1 + math.ceil(math.log2(d)) * (max(ss) + 1))  # parameters of one copy, at most
     budget.refuse_beyond("samples", samples, cost=samples * interpolant.num_points * template * len(ss),

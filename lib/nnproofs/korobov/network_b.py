@@ -97,7 +97,8 @@ class SuperApproximationNetwork(nn.Module):
         coefficients = coefficients * coefficient_scale  # 1, or a near-miss control
         self.table = BitTable(coefficients, W=table_w, L=table_l, J=self.J)
         self.P = self.table.P
-        self.clip_level = 1.0 + float(coefficients.abs().max(dim=0).values.sum())
+        self.amplitude = float(coefficients.abs().max(dim=0).values.sum())  # bounds |φ| (a sum of one cell per level)
+        self.clip_level = 1.0 + self.amplitude
         self.product = yarotsky_product(self.s, device=device)
         self.square = yarotsky_square(self.s, device=device)
         self.stored_bits = self.table.stored_bits

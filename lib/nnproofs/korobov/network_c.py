@@ -40,13 +40,15 @@ class PartitionedNetwork(nn.Module):
     Derivative error. :math:`\\Phi' - f' = \\sum_\\nu g_\\nu(\\phi_\\nu - f)' + g_\\nu'(\\phi_\\nu - f)` up
     to the products: the first term is the interpolant's :math:`O(K^{-1})`, the second
     :math:`|g'| \\le 4K` times :math:`O(K^{-2})`, and the products' derivative error
-    :math:`2\\cdot 2^{-t}(|g'| + |\\psi'|)` times :math:`2M` needs :math:`t = 2n + 9 + \\lceil\\log_2 M\\rceil`
-    (``t``); the local networks use products of depth :math:`n + 4`, as Network B does for
+    :math:`2\\cdot 2^{-t}(|g'| + |\\psi'|)` times :math:`2M`, against the interpolant's, which scales with the
+    amplitude :math:`a = \\sum_l \\max|c_l|` of its coefficients, needs
+    :math:`t = 2n + 9 + \\lceil\\log_2 (M/a)\\rceil` (``t``: the same for :math:`f` and :math:`cf`); the local networks use products of depth :math:`n + 4`, as Network B does for
     :math:`W^1`. Float64 limits the size: :math:`g_{n+1}(x)` keeps about :math:`53 - n` bits of
     :math:`x`, so the inputs of the products are dyadic of level about :math:`51 - n`; when that is
     below :math:`t` every input sits on a kink of Yarotsky's pieces, where the derivative is a
     convention of the ReLU (:math:`\\rho'(0) = 0`), and :math:`|g'| = 4K` amplifies it. The class refuses
-    :math:`t + n + 2 > 53`, which allows :math:`WL \\le 64` (:math:`K \\le 2^{12}`). Off the bands of both local networks
+    :math:`t + n + 2 > 53`, which allows :math:`WL \\le 64` (:math:`K \\le 2^{12}`) when :math:`M/a \\le 2`, that is
+    :math:`a \\ge 1`, and less for smaller amplitudes. Off the bands of both local networks
     :math:`|\\Phi - I_n f| \\le` ``error_bound`` (the larger local bound plus :math:`4M\\,4^{-t}`).
     Resources: the two local networks and the partition side by side (the width of each at its
     widest, an upper bound), then the two products with :math:`g_\\nu` carried beside them.
@@ -66,8 +68,12 @@ class PartitionedNetwork(nn.Module):
                                     SuperApproximationNetwork(f, m=2, W=W, L=L, product_depth=level + 4, shifted=shift)])
         self.K, self.level, self.interpolant = self.local[0].K, level, self.local[0].interpolant
         self.clip_level = max(net.clip_level for net in self.local)
-        self.t = 2 * level + 9 + max(0, math.ceil(math.log2(self.clip_level)))
-        self._require_float64(W * L, level, self.t, "=")
+        amplitude = max(net.amplitude for net in self.local)
+        if not amplitude > 0:
+            raise ValueError("f vanishes at every node of the sparse grid: Network C's products are sized relative to"
+                             " the interpolant's amplitude, which is 0")
+        self.t = 2 * level + 9 + max(0, math.ceil(math.log2(self.clip_level / amplitude)))
+        self._require_float64(W * L, level, self.t, "=", amplitude)
         device = self.interpolant.points.device
         self.sawtooth = sawtooth(level + 1, device=device)
         self.product = yarotsky_product(self.t, device=device)
@@ -76,12 +82,16 @@ class PartitionedNetwork(nn.Module):
         self.depth, self.width, self.nonzero_parameters = self.layout()
 
     @staticmethod
-    def _require_float64(wl: int, level: int, t: int, relation: str) -> None:
-        """Refuse a product depth (``relation`` ``t``: ``"="`` or ``">="``) that float64 cannot resolve after the sawtooth of level ``level``."""
+    def _require_float64(wl: int, level: int, t: int, relation: str, amplitude: float | None = None) -> None:
+        """Refuse a product depth (``relation`` ``t``: ``"="`` or ``">="``) that float64 cannot resolve after the sawtooth of
+        level ``level``; ``amplitude``: the interpolant's, which sets ``t``."""
         if t + level + 2 > MAX_BITS[torch.float64]:
+            why = ("" if amplitude is None else f" (t = 2n + 9 + ceil(log2(M/a)) with the interpolant's amplitude"
+                                                f" a = {amplitude:.3g}: a smaller a needs deeper products)")
             raise ValueError(f"W*L={wl} is too large for Network C in float64: g(x) = sawtooth(Kx) keeps about "
                              f"{MAX_BITS[torch.float64] - level - 2} bits of x, fewer than the depth t{relation}{t} of its "
-                             f"products, so every input lands on a kink of their pieces; allowed: W*L <= 64")
+                             f"products{why}, so every input lands on a kink of their pieces; allowed: "
+                             f"t + 2 log2(W*L) + 2 <= {MAX_BITS[torch.float64]} (W*L <= 64 for a >= 1)")
 
     def layout(self) -> tuple[int, int, int]:
         """Depth, width and nonzero parameters by the layout arithmetic of :func:`nnproofs.korobov.explicit.explicit_network_c`.

@@ -106,3 +106,9 @@ def require_count(name: str, value, *, bytes_each: float) -> int:
     value = positive_int(name, value)
     budget.refuse_beyond(name, value, cost=value * bytes_each, limit=budget.memory(), unit="bytes")
     return value
+
+
+def roundoff_floor(scale: float) -> float:
+    """``100·2⁻⁵²·scale``: below it an error of a quantity of size ``scale`` is round-off, not a measurement (relative,
+    so that ``f`` and ``c·f`` are read alike; at least ``100·2⁻⁵²·2⁻¹⁰²²`` when ``scale`` vanishes)."""
+    return 100 * 2.0**-52 * max(scale, 2.0**-1022)

@@ -616,7 +616,9 @@ def check_unbiasedness(
     fails (both exact whatever the tails); an inflation carried by a few of the networks is beyond them. Every
     sampled statistic reads the networks at the ``test_points`` only: a build with its own sampler whose mean is
     off on a set of measure ``p`` (a small cap of the sphere) is seen with probability ``1 − (1 − p)^P`` whatever the
-    offset's norm, so for such a build a pass claims the offsets along those directions, not every offset.
+    offset's norm when its draws are independent of the test points, and not at all when the sampler reads the
+    generator it is handed to locate them; so for such a build a pass claims the offsets along those directions,
+    not every offset.
     Calibration: the chapter's "How the checks decide" and ``tests/test_representation_unbiasedness.py``.
     """
     replicates = positive_int("replicates", replicates)
@@ -1176,7 +1178,8 @@ def check_explicit_kernel_bound(polys: Sequence, variables, *, sigma: float = 1.
             if k < 2:
                 continue
             q = sym.sharpen(part, variables, s)
-            h = sympy.expand(kernel(part, variables, k, s**2))
+            # exact arithmetic: a kernel's Float coefficients are read as the rationals they are (as a poly's are)
+            h = sympy.expand(sympy.nsimplify(kernel(part, variables, k, s**2), rational=True))
             gap = sympy.expand(q - h)
             orthogonal &= sympy.expand(sym.ridge_moment(gap, variables, k, s)) == 0
             q2, h2 = sym.gaussian_inner(q, q, variables, s), sym.gaussian_inner(h, h, variables, s)

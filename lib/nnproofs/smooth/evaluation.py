@@ -163,6 +163,8 @@ def _leaves(net: nn.Module, name: str) -> list[nn.Module]:
                         f" {type(net).__name__}")
     out = []
     for i, module in enumerate(net):
+        if module is None:
+            raise TypeError(f"{name} returned a Sequential whose entry {i} is None, not a module")
         if type(module) is nn.Sequential:
             out += _leaves(module, name)
         elif next(module.children(), None) is not None:
@@ -228,7 +230,7 @@ def read_network(net: nn.Module, *, name: str = "net") -> NetworkReading:
         if type(module) is nn.Linear:
             w, b = module.weight, module.bias
             for label, t in (("weight", w), ("bias", b)):
-                if t is not None and type(t) not in (torch.Tensor, nn.Parameter):
+                if (t is not None or label == "weight") and type(t) not in (torch.Tensor, nn.Parameter):
                     raise TypeError(f"{name} returned a Linear whose {label} is a {type(t).__name__}, not a tensor")
             layers.append(("linear", len(maps)))
             maps.append((w.detach(), None if b is None else b.detach()))

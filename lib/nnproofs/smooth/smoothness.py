@@ -470,7 +470,8 @@ def read_class(f: Callable, *, k: int, d: int = 1, device=None) -> ClassReading:
     Notes
     -----
     Resolution: exponents 0.3 short of the class are read out at every centre the tests try, ends and offsets
-    included; up to ``CLASS_MARGIN`` short can pass. In ``d = 2`` a singularity off every line is seen only through
+    included, for singular parts above the amplitude ``resolution`` reports (a smaller one under a smooth part may be
+    read in the class); up to ``CLASS_MARGIN`` short can pass. In ``d = 2`` a singularity off every line is seen only through
     its restrictions (at distance ``δ`` from a line, smoothed at scale ``δ``).
     """
     k, d, device = degree(k), dimension(d), device_of(device)
