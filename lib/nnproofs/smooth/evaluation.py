@@ -289,7 +289,8 @@ def network_values(reading: NetworkReading, x: torch.Tensor, *, sides: bool = Fa
 
     With ``sides``, also the side of σ's nonlinear zone on which every unit of every σ layer after the first lies:
     ``+1`` where its pre-activation ``z >= LINEAR_BEYOND``, ``-1`` where ``z <= -LINEAR_BEYOND``, else 0, as
-    ``(n, units)`` int8 (the first layer is resolved exactly by :func:`first_layer_points`); returns the pair."""
+    ``(n, units)`` int8 (the first layer is resolved exactly by :func:`first_layer_points`; ReLU layers, whose
+    nonlinear zone is a point, have none); returns the pair."""
     h, names, layer, side = x.to(reading.dtype), iter(reading.activations), 0, []
     with torch.no_grad():
         for kind, item in reading.layers:
@@ -297,7 +298,8 @@ def network_values(reading: NetworkReading, x: torch.Tensor, *, sides: bool = Fa
                 h = F.linear(h, *reading.maps[item])
             elif kind == "sigma":
                 linear, layer = LINEAR_BEYOND.get(next(names).split("(")[0], 40.0), layer + 1
-                if sides and layer > 1:
+                if sides and layer > 1 and linear > 0:  # ReLU (a kink, no zone: only in the controls that fail
+                    #                                        the declared-σ requirement) is not bisected
                     side.append((h >= linear).to(torch.int8) - (h <= -linear).to(torch.int8))
                 h = item(h)
     if h.ndim != 2 or h.shape[1] != 1:
