@@ -51,8 +51,10 @@ book: $(STAMP)
 	@echo "The book: $(abspath _build/html/index.html)"
 
 ## test: library tests, notebook sync test, and strict nbval over every committed notebook (seed sweeps apart)
+# The notebooks first: each runs in order on one worker (loadscope), so their long scopes start early and the
+# short test modules fill the end on both workers.
 test: $(STAMP)
-	$(CI_ENV) $(TEST_LEDGER) $(BIN)/python -m pytest -n 2 --dist loadscope --durations=10 -m "not slow and not browser" $(NBVAL) $(PYTEST_ARGS) tests notebooks
+	$(CI_ENV) $(TEST_LEDGER) $(BIN)/python -m pytest -n 2 --dist loadscope --durations=10 -m "not slow and not browser" $(NBVAL) $(PYTEST_ARGS) notebooks tests
 
 ## test-sweeps: the seed sweeps of every trajectory-dependent assertion, and the further variants of the costliest test families
 test-sweeps: $(STAMP)
