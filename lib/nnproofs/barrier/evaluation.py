@@ -146,10 +146,11 @@ def _check_fields(path: Path) -> None:
     segment's shapes: ``W (m, n)``, ``a`` and ``radii (m,)``, ``control`` a pair of the same; a ``rescale``
     curve needs ``radii``, a ``bezier`` one ``control``."""
     first = path.segments[0].W0
-    device = first.device if isinstance(first, torch.Tensor) else None
-    m_n = tuple(first.shape) if isinstance(first, torch.Tensor) and first.ndim == 2 else None
-    if m_n is None:
-        raise ValueError(f"path.segments[0].W0 must be a tensor (m, n), got {getattr(first, 'shape', type(first))}")
+    if not isinstance(first, torch.Tensor):
+        raise TypeError(f"path.segments[0].W0 must be a plain float64 torch.Tensor, got {type(first).__name__}")
+    if first.ndim != 2:
+        raise ValueError(f"path.segments[0].W0 must be a tensor (m, n), got shape {tuple(first.shape)}")
+    device, m_n = first.device, tuple(first.shape)
     shapes = {"W0": m_n, "W1": m_n, "a0": m_n[:1], "a1": m_n[:1], "radii": m_n[:1]}
     for i, segment in enumerate(path.segments):
         for name in ("W0", "a0", "W1", "a1", "radii"):
